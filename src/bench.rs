@@ -1,0 +1,91 @@
+//! `bench`: a fixed set of positions searched to a fixed depth. The node
+//! count is a fingerprint of the search's behaviour (it must not change
+//! between runs) and the speed a measure of the engine's throughput.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess};
+
+use crate::board::Board;
+use crate::search::{Control, Limits, Searcher};
+use crate::tt::Tt;
+
+/// Depth searched when none is given.
+pub const DEFAULT_DEPTH: i32 = 8;
+const HASH_MB: usize = 16;
+
+/// Openings, middlegames and endgames of every kind.
+const POSITIONS: [&str; 16] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    "rnbq1rk1/ppp1bppp/4pn2/3p4/2PP4/2N2N2/PP2PPPP/R1BQKB1R w KQ - 4 6",
+    "r2q1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R w KQ - 3 10",
+    "2rq1rk1/pb1nbppp/1p2pn2/2pp4/2PP4/1PN1PN2/PB1QBPPP/2R2RK1 w - - 4 12",
+    "r1b2rk1/2q1bppp/p2ppn2/1p6/3BPP2/2NB4/PPPQ2PP/2KR3R w - - 2 13",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "3r1rk1/p4ppp/1pq1pn2/2b5/2P5/1P2BN2/P3QPPP/3R1RK1 w - - 0 18",
+    "6k1/5pp1/1p2p2p/p2pP3/P2P1P2/1P4P1/6K1/8 w - - 0 40",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - 7 19",
+    "8/8/4k3/3p4/3P4/4K3/8/8 w - - 0 1",
+    "r3r1k1/2p2ppp/p1p1bn2/8/1q2P3/2NPQN2/PPP3PP/R4RK1 b - - 2 15",
+    "1r3rk1/p1p2ppp/2p5/3p4/3P4/2P5/P1P2PPP/1R3RK1 w - - 0 20",
+    "8/5k2/8/3KP3/8/8/8/8 w - - 0 1",
+];
+
+/// Searches every position to `depth` and prints the totals, last line
+/// `<nodes> nodes <nps> nps`. Returns the node count.
+pub fn run(depth: Option<i32>, out: &mut dyn FnMut(&str)) -> u64 {
+    let depth = depth.unwrap_or(DEFAULT_DEPTH);
+    let start = Instant::now();
+    let mut total = 0;
+    for (i, fen) in POSITIONS.iter().enumerate() {
+        let pos: Chess = fen
+            .parse::<Fen>()
+            .and_then(|f| Ok(f.into_position(CastlingMode::Standard)))
+            .ok()
+            .and_then(Result::ok)
+            .expect("bench positions are valid");
+        let board = Board::new(pos);
+        let tt = Arc::new(Tt::new(HASH_MB).expect("16 MB for bench"));
+        let mut searcher = Searcher::new(tt);
+        let control = Arc::new(Control::new(Instant::now(), None));
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let outcome = searcher.think(&board, &[], limits, control, &mut |_| {});
+        total += outcome.nodes;
+        let best = outcome
+            .best
+            .map_or("0000".to_string(), crate::uci::uci_move);
+        out(&format!(
+            "position {:2} bestmove {best:6} nodes {:>10}",
+            i + 1,
+            outcome.nodes
+        ));
+    }
+    let ms = start.elapsed().as_millis().max(1);
+    out(&format!("time {ms} ms"));
+    out(&format!(
+        "{total} nodes {} nps",
+        u128::from(total) * 1000 / ms
+    ));
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bench_node_count_is_the_same_run_to_run() {
+        let a = run(Some(5), &mut |_| {});
+        let b = run(Some(5), &mut |_| {});
+        assert_eq!(a, b);
+        assert!(a > 1000);
+    }
+}

@@ -1,0 +1,234 @@
+//! The position the engine searches: shakmaty's `Chess` plus a Zobrist key
+//! kept up to date move by move.
+//!
+//! shakmaty's own incremental update gives up on castling, king moves,
+//! double pushes and en passant, so the update here handles every move kind
+//! with shakmaty's published key tables. The key hashes the en passant file
+//! only when an en passant capture is really legal (`EnPassantMode::Legal`),
+//! so positions that repeat by FIDE rules have equal keys.
+
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
+use shakmaty::{CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position, Role, Square};
+
+/// A position with its Zobrist key.
+#[derive(Clone, Debug)]
+pub struct Board {
+    pos: Chess,
+    key: u64,
+}
+
+impl Board {
+    /// Wraps a position, computing its key from scratch.
+    pub fn new(pos: Chess) -> Board {
+        let key = full_key(&pos);
+        Board { pos, key }
+    }
+
+    /// The standard starting position.
+    pub fn startpos() -> Board {
+        Board::new(Chess::default())
+    }
+
+    /// The underlying position.
+    #[inline]
+    pub fn pos(&self) -> &Chess {
+        &self.pos
+    }
+
+    /// The Zobrist key (en passant counted only when legal).
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Side to move.
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.pos.turn()
+    }
+
+    /// Whether the side to move is in check.
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.pos.checkers().any()
+    }
+
+    /// Halfmove clock for the fifty-move rule.
+    #[inline]
+    pub fn halfmoves(&self) -> u32 {
+        self.pos.halfmoves()
+    }
+
+    /// The position after the legal move `m`, with its key updated
+    /// incrementally.
+    #[inline]
+    pub fn play(&self, m: Move) -> Board {
+        let mut next = self.pos.clone();
+        next.play_unchecked(m);
+        let key = self.next_key(&next, m);
+        Board { pos: next, key }
+    }
+
+    /// The position with the side to move passing, or `None` in check.
+    pub fn null_move(&self) -> Option<Board> {
+        if self.in_check() {
+            return None;
+        }
+        let next = self.pos.clone().swap_turn().ok()?;
+        let mut key = self.key ^ turn_key();
+        if let Some(sq) = self.pos.ep_square(EnPassantMode::Legal) {
+            key ^= ep_key(sq);
+        }
+        Some(Board { pos: next, key })
+    }
+
+    fn next_key(&self, next: &Chess, m: Move) -> u64 {
+        let us = self.pos.turn();
+        let mut key = self.key ^ turn_key();
+        if let Some(sq) = self.pos.ep_square(EnPassantMode::Legal) {
+            key ^= ep_key(sq);
+        }
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                key ^= piece_key(from, role.of(us));
+                key ^= piece_key(to, promotion.unwrap_or(role).of(us));
+                if let Some(captured) = capture {
+                    key ^= piece_key(to, captured.of(!us));
+                }
+            }
+            Move::EnPassant { from, to } => {
+                key ^= piece_key(from, Role::Pawn.of(us));
+                key ^= piece_key(to, Role::Pawn.of(us));
+                let victim = Square::from_coords(to.file(), from.rank());
+                key ^= piece_key(victim, Role::Pawn.of(!us));
+            }
+            Move::Castle { king, rook } => {
+                let side = CastlingSide::from_king_side(rook > king);
+                key ^= piece_key(king, Role::King.of(us));
+                key ^= piece_key(rook, Role::Rook.of(us));
+                key ^= piece_key(side.king_to(us), Role::King.of(us));
+                key ^= piece_key(side.rook_to(us), Role::Rook.of(us));
+            }
+            Move::Put { .. } => unreachable!("drops do not exist in standard chess"),
+        }
+        let (before, after) = (self.pos.castles(), next.castles());
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                if before.has(color, side) != after.has(color, side) {
+                    key ^= Zobrist64::zobrist_for_castling_right(color, side).0;
+                }
+            }
+        }
+        if let Some(sq) = next.ep_square(EnPassantMode::Legal) {
+            key ^= ep_key(sq);
+        }
+        key
+    }
+}
+
+/// The key of a position computed from scratch.
+pub fn full_key(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+#[inline]
+fn piece_key(sq: Square, piece: Piece) -> u64 {
+    Zobrist64::zobrist_for_piece(sq, piece).0
+}
+
+#[inline]
+fn turn_key() -> u64 {
+    Zobrist64::zobrist_for_white_turn().0
+}
+
+#[inline]
+fn ep_key(sq: Square) -> u64 {
+    Zobrist64::zobrist_for_en_passant_file(sq.file()).0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::CastlingMode;
+    use shakmaty::fen::Fen;
+
+    /// A small deterministic generator so the random games repeat exactly.
+    fn xorshift(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    fn check_random_games(fen: &str, seed: u64) {
+        let start: Chess = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let mut rng = seed;
+        for _ in 0..200 {
+            let mut board = Board::new(start.clone());
+            for _ in 0..150 {
+                let moves = board.pos().legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[(xorshift(&mut rng) % moves.len() as u64) as usize];
+                board = board.play(m);
+                assert_eq!(board.key(), full_key(board.pos()), "after {m:?}");
+                if xorshift(&mut rng) % 10 == 0
+                    && let Some(nulled) = board.null_move()
+                {
+                    assert_eq!(nulled.key(), full_key(nulled.pos()));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn incremental_key_matches_full_key_in_random_games() {
+        check_random_games(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            0x9e37_79b9_7f4a_7c15,
+        );
+    }
+
+    #[test]
+    fn incremental_key_matches_with_castling_and_en_passant() {
+        // Kiwipete: every castling right, pins, en passant chances.
+        check_random_games(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            12345,
+        );
+        // Pawns next to each other on the fifth ranks, so en passant is common.
+        check_random_games("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1", 777);
+    }
+
+    #[test]
+    fn en_passant_counts_only_when_legal() {
+        // After e2e4 there is no black pawn to capture en passant: same key
+        // as the position reached by another move order.
+        let a = Board::startpos()
+            .play(parse(&Board::startpos(), "e2e4"))
+            .key();
+        let fen: Fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+            .parse()
+            .unwrap();
+        let b = Board::new(fen.into_position(CastlingMode::Standard).unwrap()).key();
+        assert_eq!(a, b);
+    }
+
+    fn parse(board: &Board, uci: &str) -> Move {
+        uci.parse::<shakmaty::uci::UciMove>()
+            .unwrap()
+            .to_move(board.pos())
+            .unwrap()
+    }
+}

@@ -1,0 +1,60 @@
+//! Brudno, a UCI chess engine.
+//!
+//! `brudno` speaks UCI on stdin/stdout; `brudno bench [depth]` and
+//! `brudno perft <depth> [fen]` run the tools directly.
+
+mod bench;
+mod board;
+mod engine;
+mod eval;
+mod perft;
+mod score;
+mod search;
+mod time;
+mod tt;
+mod uci;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut print = |s: &str| println!("{s}");
+    match args.first().map(String::as_str) {
+        None => {
+            uci::run();
+            ExitCode::SUCCESS
+        }
+        Some("bench") => {
+            let depth = args.get(1).and_then(|d| d.parse().ok());
+            bench::run(depth, &mut print);
+            ExitCode::SUCCESS
+        }
+        Some("perft") => {
+            let Some(depth) = args.get(1).and_then(|d| d.parse::<u32>().ok()) else {
+                eprintln!("usage: brudno perft <depth> [fen]");
+                return ExitCode::FAILURE;
+            };
+            let board =
+                match args.get(2..).filter(|f| !f.is_empty()) {
+                    None => board::Board::startpos(),
+                    Some(fen) => match fen.join(" ").parse::<shakmaty::fen::Fen>().map(|f| {
+                        f.into_position::<shakmaty::Chess>(shakmaty::CastlingMode::Standard)
+                    }) {
+                        Ok(Ok(pos)) => board::Board::new(pos),
+                        _ => {
+                            eprintln!("invalid FEN");
+                            return ExitCode::FAILURE;
+                        }
+                    },
+                };
+            perft::divide(&board, depth, &mut print);
+            ExitCode::SUCCESS
+        }
+        Some(other) => {
+            eprintln!(
+                "unknown argument '{other}'; usage: brudno [bench [depth] | perft <depth> [fen]]"
+            );
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,90 @@
+//! Perft: counting the leaves of the move tree, through the same
+//! make-move path (copy, play, incremental key) that the search uses.
+
+use std::time::Instant;
+
+use shakmaty::Position;
+
+use crate::board::Board;
+
+/// Leaf nodes `depth` plies below `board` (bulk-counted at the last ply).
+pub fn perft(board: &Board, depth: u32) -> u64 {
+    let moves = board.pos().legal_moves();
+    match depth {
+        0 => 1,
+        1 => moves.len() as u64,
+        _ => moves
+            .iter()
+            .map(|&m| perft(&board.play(m), depth - 1))
+            .sum(),
+    }
+}
+
+/// Perft with the count below each root move, then the total and speed.
+pub fn divide(board: &Board, depth: u32, out: &mut dyn FnMut(&str)) -> u64 {
+    let start = Instant::now();
+    let mut total = 0;
+    for m in board.pos().legal_moves() {
+        let n = perft(&board.play(m), depth.saturating_sub(1));
+        out(&format!("{}: {n}", crate::uci::uci_move(m)));
+        total += n;
+    }
+    let secs = start.elapsed().as_secs_f64().max(1e-9);
+    out("");
+    out(&format!("Nodes searched: {total}"));
+    out(&format!(
+        "{total} nodes {:.0} nps {:.3} s",
+        total as f64 / secs,
+        secs
+    ));
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::CastlingMode;
+    use shakmaty::fen::Fen;
+
+    fn board(fen: &str) -> Board {
+        Board::new(
+            fen.parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap(),
+        )
+    }
+
+    /// Every position of `epd/perftsuite.epd` to the depths whose counts
+    /// stay under a limit that keeps the run short.
+    #[test]
+    fn perft_suite() {
+        let suite = include_str!("../epd/perftsuite.epd");
+        let mut checked = 0;
+        for line in suite.lines().filter(|l| !l.trim().is_empty()) {
+            let mut parts = line.split(';');
+            let b = board(parts.next().unwrap().trim());
+            for part in parts {
+                let (d, n) = part.trim().split_once(' ').unwrap();
+                let depth: u32 = d.trim_start_matches('D').parse().unwrap();
+                let expected: u64 = n.trim().parse().unwrap();
+                if expected > 2_000_000 {
+                    break;
+                }
+                assert_eq!(perft(&b, depth), expected, "{line} depth {depth}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 400, "only {checked} counts checked");
+    }
+
+    #[test]
+    fn deep_counts() {
+        assert_eq!(perft(&Board::startpos(), 5), 4_865_609);
+        let kiwipete =
+            board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        assert_eq!(perft(&kiwipete, 4), 4_085_603);
+        let endgame = board("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1");
+        assert_eq!(perft(&endgame, 6), 11_030_083);
+    }
+}

@@ -1,0 +1,161 @@
+//! Move ordering: every legal move gets a score once, then moves are handed
+//! out best first by selection, so a cut-off after the first few moves
+//! never pays for sorting the rest.
+//!
+//! Order: the transposition-table move, captures that do not lose material
+//! (by SEE, most valuable victim first), killers, quiet moves by history,
+//! losing captures last.
+
+use shakmaty::{Color, Move, MoveList};
+
+use super::history::History;
+use super::params::SEE_VALUE;
+use super::see::see_ge;
+use crate::board::Board;
+use crate::tt::PackedMove;
+
+const TT_MOVE: i32 = 1 << 30;
+const GOOD_CAPTURE: i32 = 1 << 28;
+const KILLER: i32 = 1 << 27;
+const BAD_CAPTURE: i32 = -(1 << 28);
+
+/// Most valuable victim, least valuable attacker.
+#[inline]
+fn mvv_lva(m: Move) -> i32 {
+    let victim = m.capture().map_or(0, |r| SEE_VALUE[r as usize - 1]);
+    let promo = m.promotion().map_or(0, |r| SEE_VALUE[r as usize - 1]);
+    (victim + promo) * 8 - m.role() as i32
+}
+
+/// Whether a move changes material: captures and promotions.
+#[inline]
+pub fn is_tactical(m: Move) -> bool {
+    m.is_capture() || m.is_promotion()
+}
+
+/// Hands out the moves of one node best first.
+pub struct MovePicker {
+    moves: MoveList,
+    scores: [i32; 256],
+    next: usize,
+}
+
+impl MovePicker {
+    /// Orders all `moves` of a main-search node.
+    pub fn new(
+        board: &Board,
+        moves: MoveList,
+        tt_move: PackedMove,
+        history: &History,
+        ply: usize,
+    ) -> MovePicker {
+        let mut scores = [0; 256];
+        let killers = history.killers(ply);
+        let side: Color = board.turn();
+        for (score, &m) in scores.iter_mut().zip(moves.iter()) {
+            *score = if tt_move.matches(m) {
+                TT_MOVE
+            } else if is_tactical(m) {
+                let base = if see_ge(board.pos(), m, 0) {
+                    GOOD_CAPTURE
+                } else {
+                    BAD_CAPTURE
+                };
+                base + mvv_lva(m)
+            } else if killers[0] == Some(m) {
+                KILLER + 1
+            } else if killers[1] == Some(m) {
+                KILLER
+            } else {
+                history.score(side, m)
+            };
+        }
+        MovePicker {
+            moves,
+            scores,
+            next: 0,
+        }
+    }
+
+    /// Orders the captures and promotions of a quiescence node by MVV-LVA.
+    pub fn tactical(mut moves: MoveList, tt_move: PackedMove) -> MovePicker {
+        moves.retain(|m| is_tactical(*m));
+        let mut scores = [0; 256];
+        for (score, &m) in scores.iter_mut().zip(moves.iter()) {
+            *score = if tt_move.matches(m) {
+                TT_MOVE
+            } else {
+                mvv_lva(m)
+            };
+        }
+        MovePicker {
+            moves,
+            scores,
+            next: 0,
+        }
+    }
+
+    /// Number of moves in the list.
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+}
+
+impl Iterator for MovePicker {
+    type Item = Move;
+
+    #[inline]
+    fn next(&mut self) -> Option<Move> {
+        let n = self.moves.len();
+        if self.next >= n {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        self.next += 1;
+        Some(self.moves[self.next - 1])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::CastlingMode;
+    use shakmaty::fen::Fen;
+
+    #[test]
+    fn tt_move_then_winning_capture_then_losing_capture_last() {
+        // White can take a free pawn (h5), take a pawn defended by a pawn with
+        // the queen (d5), or play quiet moves.
+        let pos: shakmaty::Chess = "4k3/8/2p5/3p3p/8/8/3Q4/4K2R w K - 0 1"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let board = Board::new(pos);
+        let moves = board.pos().legal_moves();
+        let quiet = *moves.iter().find(|m| !m.is_capture()).unwrap();
+        let picker = MovePicker::new(
+            &board,
+            moves.clone(),
+            PackedMove::new(quiet),
+            &History::default(),
+            0,
+        );
+        let order: Vec<Move> = picker.collect();
+        assert_eq!(order.len(), moves.len());
+        assert_eq!(order[0], quiet);
+        assert_eq!(order[1].to().to_string(), "h5");
+        assert_eq!(order.last().unwrap().to().to_string(), "d5");
+    }
+}

@@ -1,0 +1,324 @@
+//! The transposition table.
+//!
+//! Buckets of four entries fill one 64-byte cache line. Each entry is two
+//! atomic words, the data and the key xor the data, so a reader on another
+//! thread that catches a half-written entry sees a key mismatch and treats
+//! it as a miss instead of trusting torn data (the lock-free scheme of
+//! Hyatt and Mann). On one thread the atomics compile to plain moves.
+//!
+//! Mate scores are stored relative to the node (see [`crate::score::to_tt`]);
+//! the caller converts, the table only packs.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+
+use shakmaty::{Move, Role};
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value is at least the score (fail high).
+    Lower = 1,
+    /// The true value is at most the score (fail low).
+    Upper = 2,
+    /// The score is exact (PV node).
+    Exact = 3,
+}
+
+/// A move in 16 bits: from, to (the rook square for castling, as shakmaty
+/// writes it) and the promotion role. Zero means "no move".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct PackedMove(pub u16);
+
+impl PackedMove {
+    pub const NONE: PackedMove = PackedMove(0);
+
+    pub fn new(m: Move) -> PackedMove {
+        let from = m.from().map_or(0, u16::from);
+        let to = u16::from(m.to());
+        let promo = m.promotion().map_or(0, |r| r as u16);
+        PackedMove(from | (to << 6) | (promo << 12))
+    }
+
+    /// Whether this is the packed form of `m`.
+    #[inline]
+    pub fn matches(self, m: Move) -> bool {
+        self.0 != 0 && self == PackedMove::new(m)
+    }
+
+    pub fn promotion(self) -> Option<Role> {
+        Role::try_from(u32::from(self.0 >> 12)).ok()
+    }
+}
+
+/// A probe result.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    pub mv: PackedMove,
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+const ENTRIES: usize = 4;
+
+#[derive(Default)]
+struct Slot {
+    key_xor: AtomicU64,
+    data: AtomicU64,
+}
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket {
+    slots: [Slot; ENTRIES],
+}
+
+// data layout: move 16 | score 16 | eval 16 | depth 8 | generation 6 + bound 2
+fn pack(mv: PackedMove, score: i32, eval: i32, depth: i32, generation: u8, bound: Bound) -> u64 {
+    u64::from(mv.0)
+        | (u64::from(score as i16 as u16) << 16)
+        | (u64::from(eval as i16 as u16) << 32)
+        | (u64::from(depth.clamp(0, 255) as u8) << 48)
+        | (u64::from((generation << 2) | bound as u8) << 56)
+}
+
+fn unpack_bound(data: u64) -> Option<Bound> {
+    match (data >> 56) & 3 {
+        1 => Some(Bound::Lower),
+        2 => Some(Bound::Upper),
+        3 => Some(Bound::Exact),
+        _ => None,
+    }
+}
+
+fn unpack_depth(data: u64) -> i32 {
+    i32::from((data >> 48) as u8)
+}
+
+fn unpack_generation(data: u64) -> u8 {
+    (data >> 58) as u8
+}
+
+/// The shared table. All methods take `&self`, so threads share it freely.
+pub struct Tt {
+    buckets: Vec<Bucket>,
+    generation: AtomicU8,
+}
+
+/// Generations wrap at 64 (six bits in the entry).
+const GENERATIONS: u8 = 64;
+
+impl Tt {
+    /// A table of `mb` mebibytes (at least one bucket).
+    ///
+    /// # Errors
+    /// When the memory cannot be had.
+    pub fn new(mb: usize) -> Result<Tt, String> {
+        let count = (mb.saturating_mul(1 << 20) / size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets
+            .try_reserve_exact(count)
+            .map_err(|e| format!("cannot allocate {mb} MB for the hash table: {e}"))?;
+        buckets.resize_with(count, Bucket::default);
+        Ok(Tt {
+            buckets,
+            generation: AtomicU8::new(0),
+        })
+    }
+
+    /// Size in mebibytes.
+    pub fn size_mb(&self) -> usize {
+        self.buckets.len() * size_of::<Bucket>() >> 20
+    }
+
+    /// Forgets everything.
+    pub fn clear(&self) {
+        for bucket in &self.buckets {
+            for slot in &bucket.slots {
+                slot.key_xor.store(0, Relaxed);
+                slot.data.store(0, Relaxed);
+            }
+        }
+        self.generation.store(0, Relaxed);
+    }
+
+    /// Marks the start of a new search, so older entries age.
+    pub fn new_search(&self) {
+        let next = (self.generation.load(Relaxed) + 1) % GENERATIONS;
+        self.generation.store(next, Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        // Multiply-shift maps the key onto any table length, not only powers of two.
+        let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    /// Looks `key` up.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        for slot in &self.bucket(key).slots {
+            let data = slot.data.load(Relaxed);
+            if slot.key_xor.load(Relaxed) ^ data == key
+                && let Some(bound) = unpack_bound(data)
+            {
+                return Some(Entry {
+                    mv: PackedMove(data as u16),
+                    score: i32::from((data >> 16) as i16),
+                    eval: i32::from((data >> 32) as i16),
+                    depth: unpack_depth(data),
+                    bound,
+                });
+            }
+        }
+        None
+    }
+
+    /// Stores a result. Replaces the same position, else the entry of least
+    /// worth: shallow and from older searches.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(&self, key: u64, mv: PackedMove, score: i32, eval: i32, depth: i32, bound: Bound) {
+        let generation = self.generation.load(Relaxed);
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.slots[0];
+        let mut victim_worth = i32::MAX;
+        for slot in &bucket.slots {
+            let data = slot.data.load(Relaxed);
+            if slot.key_xor.load(Relaxed) ^ data == key {
+                // Same position: keep its move when the new result has none,
+                // and keep a deeper exact result of this search.
+                let mv = if mv == PackedMove::NONE {
+                    PackedMove(data as u16)
+                } else {
+                    mv
+                };
+                if bound != Bound::Exact
+                    && unpack_bound(data) == Some(Bound::Exact)
+                    && unpack_generation(data) == generation
+                    && unpack_depth(data) > depth + 2
+                {
+                    return;
+                }
+                write(slot, key, pack(mv, score, eval, depth, generation, bound));
+                return;
+            }
+            let age = i32::from((GENERATIONS + generation - unpack_generation(data)) % GENERATIONS);
+            let worth = if unpack_bound(data).is_none() {
+                i32::MIN
+            } else {
+                unpack_depth(data) - 8 * age
+            };
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = slot;
+            }
+        }
+        write(victim, key, pack(mv, score, eval, depth, generation, bound));
+    }
+
+    /// Per-mille of the table used by the current search, from a sample.
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Relaxed);
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for bucket in &self.buckets[..sample] {
+            for slot in &bucket.slots {
+                let data = slot.data.load(Relaxed);
+                if unpack_bound(data).is_some() && unpack_generation(data) == generation {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * ENTRIES).max(1)) as u32
+    }
+}
+
+#[inline]
+fn write(slot: &Slot, key: u64, data: u64) {
+    slot.key_xor.store(key ^ data, Relaxed);
+    slot.data.store(data, Relaxed);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::{MATE, from_tt, to_tt};
+    use shakmaty::{Chess, Position};
+
+    #[test]
+    fn store_then_probe_returns_what_was_stored() {
+        let tt = Tt::new(1).unwrap();
+        let m = Chess::default().legal_moves()[3];
+        tt.store(0xdead_beef, PackedMove::new(m), -123, 45, 7, Bound::Lower);
+        let e = tt.probe(0xdead_beef).unwrap();
+        assert!(e.mv.matches(m));
+        assert_eq!(
+            (e.score, e.eval, e.depth, e.bound),
+            (-123, 45, 7, Bound::Lower)
+        );
+        assert!(tt.probe(0xdead_bef0).is_none());
+    }
+
+    #[test]
+    fn mate_scores_survive_storage_relative_to_the_node() {
+        let tt = Tt::new(1).unwrap();
+        // Found at ply 5: mate in 4 plies from the root is mate in ... from the node.
+        let root_score = MATE - 9;
+        tt.store(
+            42,
+            PackedMove::NONE,
+            to_tt(root_score, 5),
+            0,
+            3,
+            Bound::Exact,
+        );
+        let stored = tt.probe(42).unwrap().score;
+        // Read at ply 5 again: the same. Read at ply 1 (a transposition nearer
+        // the root): the mate is 4 plies nearer.
+        assert_eq!(from_tt(stored, 5), root_score);
+        assert_eq!(from_tt(stored, 1), MATE - 5);
+        // And mated scores the other way round.
+        tt.store(
+            43,
+            PackedMove::NONE,
+            to_tt(-(MATE - 8), 4),
+            0,
+            3,
+            Bound::Upper,
+        );
+        assert_eq!(from_tt(tt.probe(43).unwrap().score, 2), -(MATE - 6));
+    }
+
+    #[test]
+    fn clear_forgets_and_keeps_move_when_new_has_none() {
+        let tt = Tt::new(1).unwrap();
+        let m = Chess::default().legal_moves()[0];
+        tt.store(7, PackedMove::new(m), 10, 0, 4, Bound::Exact);
+        tt.store(7, PackedMove::NONE, 20, 0, 5, Bound::Upper);
+        let e = tt.probe(7).unwrap();
+        assert!(e.mv.matches(m));
+        assert_eq!(e.score, 20);
+        assert!(tt.hashfull() <= 1000);
+        tt.clear();
+        assert!(tt.probe(7).is_none());
+    }
+
+    #[test]
+    fn replacement_prefers_old_and_shallow_entries() {
+        let tt = Tt::new(1).unwrap();
+        // Keys in one bucket: with one bucket table every key shares it.
+        let tiny = Tt {
+            buckets: vec![Bucket::default()],
+            generation: AtomicU8::new(0),
+        };
+        for (k, d) in [(1u64, 9), (2, 3), (3, 8), (4, 7)] {
+            tiny.store(k, PackedMove::NONE, 0, 0, d, Bound::Exact);
+        }
+        tiny.store(5, PackedMove::NONE, 0, 0, 1, Bound::Exact);
+        assert!(tiny.probe(2).is_none(), "the shallowest entry goes");
+        assert!(tiny.probe(1).is_some() && tiny.probe(5).is_some());
+        drop(tt);
+    }
+}

@@ -1,0 +1,92 @@
+//! Formatting what the engine says: `info` and `bestmove` lines.
+
+use std::fmt::Write;
+
+use shakmaty::{CastlingMode, Move};
+
+use crate::score::{is_mate, mate_in_moves};
+use crate::search::{Iteration, Outcome};
+use crate::tt::Bound;
+
+/// A move in UCI notation (`e1g1` for castling in standard chess).
+pub fn uci_move(m: Move) -> String {
+    m.to_uci(CastlingMode::Standard).to_string()
+}
+
+/// `cp N` or `mate N`.
+pub fn score(s: i32) -> String {
+    if is_mate(s) {
+        format!("mate {}", mate_in_moves(s))
+    } else {
+        format!("cp {s}")
+    }
+}
+
+/// The `info` line of an iteration.
+pub fn info(it: &Iteration) -> String {
+    let ms = it.elapsed.as_millis();
+    let nps = u128::from(it.nodes) * 1000 / ms.max(1);
+    let mut line = format!(
+        "info depth {} seldepth {} score {}",
+        it.depth,
+        it.seldepth.max(1),
+        score(it.score)
+    );
+    match it.bound {
+        Some(Bound::Lower) => line.push_str(" lowerbound"),
+        Some(Bound::Upper) => line.push_str(" upperbound"),
+        _ => {}
+    }
+    let _ = write!(
+        line,
+        " nodes {} nps {nps} hashfull {} time {ms}",
+        it.nodes, it.hashfull
+    );
+    if !it.pv.is_empty() {
+        line.push_str(" pv");
+        for &m in &it.pv {
+            line.push(' ');
+            line.push_str(&uci_move(m));
+        }
+    }
+    line
+}
+
+/// The `bestmove` line; `bestmove 0000` when there is no legal move.
+pub fn bestmove(o: &Outcome) -> String {
+    match (o.best, o.ponder) {
+        (Some(b), Some(p)) => format!("bestmove {} ponder {}", uci_move(b), uci_move(p)),
+        (Some(b), None) => format!("bestmove {}", uci_move(b)),
+        (None, _) => "bestmove 0000".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::MATE;
+    use shakmaty::{Chess, Position};
+    use std::time::Duration;
+
+    #[test]
+    fn info_line_has_every_field() {
+        let m = Chess::default().legal_moves()[0];
+        let it = Iteration {
+            depth: 5,
+            seldepth: 9,
+            score: -MATE + 4,
+            bound: Some(Bound::Lower),
+            nodes: 2000,
+            elapsed: Duration::from_millis(500),
+            hashfull: 12,
+            pv: vec![m],
+        };
+        let line = info(&it);
+        assert!(line.starts_with("info depth 5 seldepth 9 score mate -2 lowerbound nodes 2000 nps 4000 hashfull 12 time 500 pv "));
+    }
+
+    #[test]
+    fn no_move_is_0000() {
+        assert_eq!(bestmove(&Outcome::default()), "bestmove 0000");
+    }
+}

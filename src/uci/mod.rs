@@ -1,0 +1,425 @@
+//! The UCI front end: a reader thread turns stdin into lines, this thread
+//! turns lines into engine calls and engine events into output. It is the
+//! only writer of stdout, so lines never interleave.
+
+mod format;
+mod options;
+pub mod parse;
+
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+use crossbeam_channel::{Receiver, Sender, select, unbounded};
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, PositionErrorKinds};
+
+use crate::board::Board;
+use crate::engine::{Engine, Event, Request};
+use crate::eval;
+use crate::search::Limits;
+use crate::time::TimeControl;
+use crate::{bench, perft};
+use options::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, Setting};
+use parse::{Command, Go, parse, shorten};
+
+pub use format::uci_move;
+
+const NAME: &str = concat!("Brudno ", env!("CARGO_PKG_VERSION"));
+const AUTHOR: &str = "the Brudno developers";
+
+/// Writes whole lines to stdout, flushing each.
+pub struct Out {
+    stdout: std::io::Stdout,
+}
+
+impl Out {
+    pub fn new() -> Out {
+        Out {
+            stdout: std::io::stdout(),
+        }
+    }
+
+    pub fn line(&mut self, s: &str) {
+        let mut lock = self.stdout.lock();
+        // A closed stdout means the GUI is gone; nothing useful can be done.
+        let _ = writeln!(lock, "{s}");
+        let _ = lock.flush();
+    }
+
+    pub fn info_string(&mut self, s: &str) {
+        self.line(&format!("info string {s}"));
+    }
+}
+
+impl Default for Out {
+    fn default() -> Self {
+        Out::new()
+    }
+}
+
+/// Reads stdin on its own thread, so commands arrive while a search runs.
+fn spawn_reader() -> Receiver<String> {
+    let (tx, rx) = unbounded();
+    std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || {
+            let stdin = std::io::stdin();
+            let mut lock = stdin.lock();
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match lock.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        // Binary junk becomes replacement characters, not an error.
+                        let line = String::from_utf8_lossy(&buf).into_owned();
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        })
+        .expect("cannot start the stdin thread");
+    rx
+}
+
+/// The front end's state.
+struct Uci {
+    out: Out,
+    engine: Engine,
+    events: Receiver<Event>,
+    board: Board,
+    /// Keys of the game's positions, the current one last.
+    keys: Vec<u64>,
+    /// The running search is infinite or pondering: its `bestmove` waits
+    /// for `stop` or `ponderhit`.
+    holding: bool,
+    held: Option<crate::search::Outcome>,
+}
+
+/// Runs the UCI loop until `quit` or the end of input.
+pub fn run() {
+    let lines = spawn_reader();
+    let (tx, rx): (Sender<Event>, Receiver<Event>) = unbounded();
+    let engine = match Engine::new(DEFAULT_HASH_MB, tx) {
+        Ok(e) => e,
+        Err(e) => {
+            Out::new().info_string(&e);
+            return;
+        }
+    };
+    let board = Board::startpos();
+    let mut uci = Uci {
+        out: Out::new(),
+        engine,
+        events: rx,
+        keys: vec![board.key()],
+        board,
+        holding: false,
+        held: None,
+    };
+    uci.engine.move_overhead = Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS);
+    loop {
+        select! {
+            recv(lines) -> line => match line {
+                Ok(line) => if !uci.handle_line(&line) { break },
+                Err(_) => {
+                    // End of input: let a finite search finish and answer.
+                    if uci.holding {
+                        uci.engine.stop();
+                    }
+                    uci.holding = false;
+                    uci.halt_after(false);
+                    break;
+                }
+            },
+            recv(uci.events) -> event => if let Ok(e) = event { uci.handle_event(e) },
+        }
+    }
+    uci.engine.stop();
+    uci.engine.wait();
+}
+
+impl Uci {
+    /// Handles one line; `false` means quit.
+    fn handle_line(&mut self, line: &str) -> bool {
+        let parsed = match parse(line) {
+            Ok(p) => p,
+            Err(e) => {
+                self.out.info_string(&e);
+                return true;
+            }
+        };
+        for w in &parsed.warnings {
+            self.out.info_string(w);
+        }
+        match parsed.command {
+            Command::Empty | Command::Debug(_) => {}
+            Command::Uci => {
+                self.out.line(&format!("id name {NAME}"));
+                self.out.line(&format!("id author {AUTHOR}"));
+                for o in options::declarations() {
+                    self.out.line(&o);
+                }
+                self.out.line("uciok");
+            }
+            Command::IsReady => self.out.line("readyok"),
+            Command::UciNewGame => {
+                self.halt();
+                self.engine.new_game();
+            }
+            Command::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
+            Command::Go(go) => self.go(&go),
+            Command::Stop => {
+                self.engine.stop();
+                self.release();
+            }
+            Command::PonderHit => {
+                self.engine.ponderhit();
+                self.release();
+            }
+            Command::Quit => return false,
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Perft(depth) => {
+                self.halt();
+                let out = &mut self.out;
+                perft::divide(&self.board, depth, &mut |s| out.line(s));
+            }
+            Command::Bench(depth) => {
+                self.halt();
+                let out = &mut self.out;
+                bench::run(depth, &mut |s| out.line(s));
+            }
+            Command::Display => self.display(),
+            Command::Eval => self.eval(),
+        }
+        true
+    }
+
+    fn handle_event(&mut self, event: Event) {
+        match event {
+            Event::Iteration(it) => self.out.line(&format::info(&it)),
+            Event::Done(outcome) => {
+                if self.holding {
+                    self.held = Some(outcome);
+                } else {
+                    self.out.line(&format::bestmove(&outcome));
+                }
+            }
+        }
+    }
+
+    /// `stop` or `ponderhit`: a held `bestmove` may go out now.
+    fn release(&mut self) {
+        self.holding = false;
+        if let Some(o) = self.held.take() {
+            self.out.line(&format::bestmove(&o));
+        }
+    }
+
+    /// Stops any search and writes everything it still has to say, so no
+    /// `bestmove` is lost when another command needs the engine idle.
+    fn halt(&mut self) {
+        self.halt_after(true);
+    }
+
+    fn halt_after(&mut self, stop: bool) {
+        if stop {
+            self.engine.stop();
+        }
+        self.engine.wait();
+        self.release();
+        while let Ok(e) = self.events.try_recv() {
+            self.handle_event(e);
+        }
+    }
+
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
+        match build_position(fen, moves) {
+            Ok((board, keys, warnings)) => {
+                for w in warnings {
+                    self.out.info_string(&w);
+                }
+                self.board = board;
+                self.keys = keys;
+            }
+            Err(e) => self.out.info_string(&format!(
+                "{e}; position unchanged ({})",
+                Fen::from_position(self.board.pos(), EnPassantMode::Legal)
+            )),
+        }
+    }
+
+    fn go(&mut self, go: &Go) {
+        self.halt();
+        let (request, warnings) = request(&self.board, go);
+        for w in warnings {
+            self.out.info_string(&w);
+        }
+        self.holding = request.infinite || request.ponder;
+        self.engine
+            .go(self.board.clone(), self.keys.clone(), request);
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        match options::parse_setting(name, value) {
+            Ok(Setting::Hash(mb)) => {
+                self.halt();
+                if let Err(e) = self.engine.set_hash(mb) {
+                    self.out.info_string(&e);
+                }
+            }
+            Ok(Setting::ClearHash) => {
+                self.halt();
+                self.engine.clear_hash();
+            }
+            Ok(Setting::MoveOverhead(ms)) => {
+                self.engine.move_overhead = Duration::from_millis(ms);
+            }
+            Ok(Setting::Threads(_) | Setting::Ponder(_)) => {}
+            Err(e) => self.out.info_string(&e),
+        }
+    }
+
+    fn display(&mut self) {
+        let pos = self.board.pos();
+        let board = pos.board();
+        for rank in (0..8).rev() {
+            let mut row = format!(" {} ", rank + 1);
+            for file in 0..8 {
+                let sq = shakmaty::Square::from_coords(
+                    shakmaty::File::new(file),
+                    shakmaty::Rank::new(rank),
+                );
+                row.push(board.piece_at(sq).map_or('.', |p| p.char()));
+                row.push(' ');
+            }
+            self.out.line(&row);
+        }
+        self.out.line("   a b c d e f g h");
+        self.out.line(&format!(
+            "Fen: {}",
+            Fen::from_position(pos, EnPassantMode::Legal)
+        ));
+        self.out.line(&format!("Key: {:016x}", self.board.key()));
+        let checkers: Vec<String> = pos.checkers().into_iter().map(|s| s.to_string()).collect();
+        self.out.line(&format!("Checkers: {}", checkers.join(" ")));
+    }
+
+    fn eval(&mut self) {
+        let b = eval::breakdown(self.board.pos());
+        self.out
+            .line("      term |    White mg    eg |    Black mg    eg");
+        for (name, pair) in [("material", b.material), ("placement", b.placement)] {
+            self.out.line(&format!(
+                "{name:>10} | {:>11} {:>5} | {:>11} {:>5}",
+                pair[0].mg, pair[0].eg, pair[1].mg, pair[1].eg
+            ));
+        }
+        self.out.line(&format!("phase {} of 24", b.phase));
+        let white = b.white_score();
+        self.out.line(&format!(
+            "total {white} cp for White, {} cp for the side to move",
+            eval::evaluate(self.board.pos())
+        ));
+    }
+}
+
+/// The position after `moves` from the FEN (or the start position), with
+/// the keys of every position on the way. All or nothing: one bad move
+/// rejects the whole command.
+fn build_position(
+    fen: Option<&str>,
+    moves: &[String],
+) -> Result<(Board, Vec<u64>, Vec<String>), String> {
+    let mut warnings = Vec::new();
+    let pos = match fen {
+        None => Chess::default(),
+        Some(text) => parse_fen(text, &mut warnings)?,
+    };
+    let mut board = Board::new(pos);
+    let mut keys = vec![board.key()];
+    for (i, text) in moves.iter().enumerate() {
+        let m = parse_move(&board, text)
+            .map_err(|e| format!("move {} '{}': {e}", i + 1, shorten(text)))?;
+        board = board.play(m);
+        keys.push(board.key());
+    }
+    Ok((board, keys, warnings))
+}
+
+fn parse_fen(text: &str, warnings: &mut Vec<String>) -> Result<Chess, String> {
+    let fen: Fen = text
+        .parse()
+        .map_err(|e| format!("invalid FEN '{}': {e}", shorten(text)))?;
+    match fen.into_position::<Chess>(CastlingMode::Standard) {
+        Ok(p) => Ok(p),
+        Err(e) => {
+            // Repairable flaws are fixed with a warning; the rest are fatal.
+            let repairable =
+                PositionErrorKinds::INVALID_CASTLING_RIGHTS | PositionErrorKinds::INVALID_EP_SQUARE;
+            if (e.kinds() - repairable).is_empty() {
+                warnings.push(format!("FEN '{}': {e}; repaired", shorten(text)));
+                e.ignore_invalid_castling_rights()
+                    .or_else(|e| e.ignore_invalid_ep_square())
+                    .map_err(|e| format!("invalid position '{}': {e}", shorten(text)))
+            } else {
+                Err(format!("invalid position '{}': {e}", shorten(text)))
+            }
+        }
+    }
+}
+
+fn parse_move(board: &Board, text: &str) -> Result<Move, String> {
+    let uci: UciMove = text.parse().map_err(|_| "not a move".to_string())?;
+    uci.to_move(board.pos())
+        .map_err(|_| "illegal here".to_string())
+}
+
+/// Turns `go` parameters into a request for the side to move.
+fn request(board: &Board, go: &Go) -> (Request, Vec<String>) {
+    let mut warnings = Vec::new();
+    let white = board.turn() == shakmaty::Color::White;
+    let (time, inc) = if white {
+        (go.wtime, go.winc)
+    } else {
+        (go.btime, go.binc)
+    };
+    let mut searchmoves = Vec::new();
+    for text in &go.searchmoves {
+        match parse_move(board, text) {
+            Ok(m) => searchmoves.push(m),
+            Err(e) => warnings.push(format!("searchmoves: '{text}' {e}, ignored")),
+        }
+    }
+    let clamp = |d: u32| i32::try_from(d).unwrap_or(i32::MAX);
+    let mut depth = go.depth.map(clamp);
+    if let Some(n) = go.mate {
+        // Without pruning, a mate in n shows by depth 2n - 1 if it exists.
+        let mate_depth = clamp(n.saturating_mul(2).saturating_sub(1)).max(1);
+        depth = Some(depth.map_or(mate_depth, |d| d.min(mate_depth)));
+    }
+    let clock = TimeControl {
+        time: time.map(Duration::from_millis),
+        inc: Duration::from_millis(inc.unwrap_or(0)),
+        movestogo: go.movestogo,
+        movetime: go.movetime.map(Duration::from_millis),
+    };
+    let limited =
+        clock.time.is_some() || clock.movetime.is_some() || depth.is_some() || go.nodes.is_some();
+    let request = Request {
+        limits: Limits {
+            depth,
+            nodes: go.nodes,
+            mate: go.mate.map(clamp),
+            searchmoves,
+        },
+        clock,
+        // A bare `go` searches until `stop`, as if `infinite`.
+        infinite: go.infinite || (!limited && !go.ponder),
+        ponder: go.ponder,
+    };
+    (request, warnings)
+}

@@ -1,0 +1,97 @@
+//! The UCI options: their declarations and the checking of new values.
+
+/// Largest `Hash` in MB (64 GiB).
+pub const MAX_HASH_MB: usize = 65_536;
+pub const DEFAULT_HASH_MB: usize = 16;
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
+
+/// A checked new value for an option.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Setting {
+    Hash(usize),
+    Threads(usize),
+    MoveOverhead(u64),
+    ClearHash,
+    Ponder(bool),
+}
+
+/// The `option …` lines sent after `uci`.
+pub fn declarations() -> Vec<String> {
+    vec![
+        format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"),
+        "option name Threads type spin default 1 min 1 max 1".into(),
+        format!(
+            "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max 5000"
+        ),
+        "option name Clear Hash type button".into(),
+        "option name Ponder type check default false".into(),
+    ]
+}
+
+fn spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, String> {
+    let value = value.ok_or_else(|| format!("option {name} needs a value"))?;
+    let n: u64 = value
+        .trim()
+        .parse()
+        .map_err(|_| format!("option {name}: '{value}' is not a whole number"))?;
+    if (min..=max).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!(
+            "option {name}: {n} is out of range {min} to {max}, value unchanged"
+        ))
+    }
+}
+
+/// Checks a `setoption`; option names are matched ignoring case.
+///
+/// # Errors
+/// For unknown options and bad values, with a message for the user.
+pub fn parse_setting(name: &str, value: Option<&str>) -> Result<Setting, String> {
+    let is = |n: &str| name.trim().eq_ignore_ascii_case(n);
+    if is("Hash") {
+        Ok(Setting::Hash(
+            spin("Hash", value, 1, MAX_HASH_MB as u64)? as usize
+        ))
+    } else if is("Threads") {
+        Ok(Setting::Threads(spin("Threads", value, 1, 1)? as usize))
+    } else if is("Move Overhead") {
+        Ok(Setting::MoveOverhead(spin(
+            "Move Overhead",
+            value,
+            0,
+            5000,
+        )?))
+    } else if is("Clear Hash") {
+        Ok(Setting::ClearHash)
+    } else if is("Ponder") {
+        match value.map(str::trim) {
+            Some("true") => Ok(Setting::Ponder(true)),
+            Some("false") => Ok(Setting::Ponder(false)),
+            _ => Err("option Ponder takes true or false".into()),
+        }
+    } else {
+        Err(format!("no such option '{}'", super::parse::shorten(name)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_checked() {
+        assert_eq!(parse_setting("hash", Some("64")), Ok(Setting::Hash(64)));
+        assert!(parse_setting("Hash", Some("0")).is_err());
+        assert!(parse_setting("Hash", Some("999999999")).is_err());
+        assert!(parse_setting("Hash", Some("lots")).is_err());
+        assert!(parse_setting("Hash", None).is_err());
+        assert_eq!(
+            parse_setting("Move Overhead", Some("100")),
+            Ok(Setting::MoveOverhead(100))
+        );
+        assert_eq!(parse_setting("Clear Hash", None), Ok(Setting::ClearHash));
+        assert!(parse_setting("Nonsense", Some("1")).is_err());
+        assert!(parse_setting("Threads", Some("4")).is_err());
+    }
+}

@@ -1,0 +1,449 @@
+//! Turning a line from the GUI into a [`Command`].
+//!
+//! `vampirc-uci` parses the protocol. Where it loses information, the raw
+//! tokens of the line fill the gap:
+//! - `go`: `ponder` next to clock values is dropped, `depth`, `mate` and
+//!   `movestogo` keep three digits at most (`depth 1000` reads as 100) and
+//!   negative or huge numbers break the line; values are clamped before
+//!   vampirc sees them and the exact ones are restored from the tokens.
+//! - `position`: a malformed move is dropped silently with the others kept,
+//!   and FENs need all six fields with no castling files; the moves always
+//!   come from the raw tokens (so one bad move rejects the whole command),
+//!   and the FEN does when vampirc rejects it.
+//! - `go perft`, `perft`, `bench`, `d` and `eval` are unknown to vampirc.
+
+use vampirc_uci::{UciMessage, UciSearchControl, UciTimeControl, parse_one};
+
+/// A command from the GUI (or the user at a terminal).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Uci,
+    Debug(bool),
+    IsReady,
+    UciNewGame,
+    Position {
+        /// `None` for `startpos`.
+        fen: Option<String>,
+        moves: Vec<String>,
+    },
+    Go(Go),
+    Stop,
+    PonderHit,
+    Quit,
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
+    Perft(u32),
+    Bench(Option<i32>),
+    Display,
+    Eval,
+    /// A blank line.
+    Empty,
+}
+
+/// The parameters of `go`, all optional; times in milliseconds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Go {
+    pub wtime: Option<u64>,
+    pub btime: Option<u64>,
+    pub winc: Option<u64>,
+    pub binc: Option<u64>,
+    pub movestogo: Option<u32>,
+    pub movetime: Option<u64>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub mate: Option<u32>,
+    pub infinite: bool,
+    pub ponder: bool,
+    pub searchmoves: Vec<String>,
+}
+
+/// A parsed line and the warnings it raised (parts ignored or corrected).
+#[derive(Debug)]
+pub struct Parsed {
+    pub command: Command,
+    pub warnings: Vec<String>,
+}
+
+/// Parses one line.
+///
+/// # Errors
+/// With a message for the user when the line is not a command.
+pub fn parse(line: &str) -> Result<Parsed, String> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let Some(&first) = tokens.first() else {
+        return Ok(plain(Command::Empty));
+    };
+    match first {
+        "go" if tokens.get(1) == Some(&"perft") => parse_perft(&tokens[2..]),
+        "perft" => parse_perft(&tokens[1..]),
+        "go" => parse_go(&tokens),
+        "position" => parse_position(line, &tokens),
+        "bench" => match tokens.get(1) {
+            None => Ok(plain(Command::Bench(None))),
+            Some(d) => d
+                .parse::<i32>()
+                .ok()
+                .filter(|d| (1..=64).contains(d))
+                .map(|d| plain(Command::Bench(Some(d))))
+                .ok_or_else(|| format!("bench depth must be 1 to 64, not '{d}'")),
+        },
+        "d" => Ok(plain(Command::Display)),
+        "eval" => Ok(plain(Command::Eval)),
+        _ => parse_with_vampirc(line, &tokens),
+    }
+}
+
+fn plain(command: Command) -> Parsed {
+    Parsed {
+        command,
+        warnings: Vec::new(),
+    }
+}
+
+fn parse_perft(args: &[&str]) -> Result<Parsed, String> {
+    match args.first().map(|d| d.parse::<u32>()) {
+        Some(Ok(d)) if (1..=20).contains(&d) => Ok(plain(Command::Perft(d))),
+        _ => Err("perft needs a depth from 1 to 20".into()),
+    }
+}
+
+fn parse_with_vampirc(line: &str, tokens: &[&str]) -> Result<Parsed, String> {
+    let command = match parse_one(line) {
+        UciMessage::Uci => Command::Uci,
+        UciMessage::Debug(on) => Command::Debug(on),
+        UciMessage::IsReady => Command::IsReady,
+        UciMessage::UciNewGame => Command::UciNewGame,
+        UciMessage::Stop => Command::Stop,
+        UciMessage::PonderHit => Command::PonderHit,
+        UciMessage::Quit => Command::Quit,
+        UciMessage::SetOption { name, value } => Command::SetOption { name, value },
+        _ if tokens[0] == "setoption" => return raw_setoption(tokens),
+        UciMessage::Register { .. } => return Ok(plain(Command::Empty)),
+        _ => return Err(format!("unknown command '{}'", shorten(line))),
+    };
+    Ok(plain(command))
+}
+
+/// `setoption name N [value V]` for the lines vampirc refuses (an empty
+/// value, say), so the user hears what is wrong with the option itself.
+fn raw_setoption(tokens: &[&str]) -> Result<Parsed, String> {
+    if tokens.get(1) != Some(&"name") {
+        return Err("setoption needs 'name <option>'".into());
+    }
+    let value_at = tokens.iter().position(|t| *t == "value");
+    let name = tokens[2..value_at.unwrap_or(tokens.len())].join(" ");
+    if name.is_empty() {
+        return Err("setoption needs 'name <option>'".into());
+    }
+    let value = value_at.map(|i| tokens[i + 1..].join(" "));
+    Ok(plain(Command::SetOption { name, value }))
+}
+
+/// At most 80 characters of a line, for messages about it.
+pub fn shorten(line: &str) -> String {
+    let line = line.trim();
+    if line.chars().count() <= 80 {
+        line.to_string()
+    } else {
+        format!("{}...", line.chars().take(80).collect::<String>())
+    }
+}
+
+const GO_NUMBERS: [&str; 9] = [
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "movetime",
+    "depth",
+    "nodes",
+    "mate",
+];
+const GO_FLAGS: [&str; 2] = ["infinite", "ponder"];
+
+fn parse_go(tokens: &[&str]) -> Result<Parsed, String> {
+    let mut warnings = Vec::new();
+    // Exact values of the parameters vampirc cannot hold; clamped copies
+    // of every number for vampirc itself.
+    let mut exact = Go::default();
+    let mut clean: Vec<String> = vec!["go".into()];
+    let mut i = 1;
+    while i < tokens.len() {
+        let key = tokens[i];
+        i += 1;
+        if GO_FLAGS.contains(&key) {
+            exact.ponder |= key == "ponder";
+            clean.push(key.into());
+        } else if GO_NUMBERS.contains(&key) {
+            let Some(raw) = tokens.get(i) else {
+                warnings.push(format!("go: '{key}' has no value, ignored"));
+                continue;
+            };
+            let Ok(n) = raw.parse::<i128>() else {
+                warnings.push(format!("go: '{key} {raw}' is not a number, ignored"));
+                i += 1;
+                continue;
+            };
+            i += 1;
+            if n < 0 {
+                warnings.push(format!("go: '{key} {n}' is negative, read as 0"));
+            }
+            let n = u64::try_from(n.max(0)).unwrap_or(u64::MAX);
+            let small = u32::try_from(n).unwrap_or(u32::MAX);
+            match key {
+                "depth" => exact.depth = Some(small),
+                "mate" => exact.mate = Some(small),
+                "movestogo" => exact.movestogo = Some(small),
+                "nodes" => exact.nodes = Some(n),
+                _ => {}
+            }
+            // vampirc takes at most 3 digits for counts and 12 for the rest.
+            let limit = if matches!(key, "depth" | "mate" | "movestogo") {
+                255
+            } else {
+                999_999_999_999
+            };
+            clean.push(format!("{key} {}", n.min(limit)));
+        } else if key == "searchmoves" {
+            let mut moves = Vec::new();
+            while let Some(&m) = tokens.get(i) {
+                if GO_NUMBERS.contains(&m) || GO_FLAGS.contains(&m) {
+                    break;
+                }
+                i += 1;
+                if looks_like_move(m) {
+                    moves.push(m.to_string());
+                } else {
+                    warnings.push(format!("go: '{m}' is not a move, ignored in searchmoves"));
+                }
+            }
+            if !moves.is_empty() {
+                clean.push(format!("searchmoves {}", moves.join(" ")));
+            }
+        } else {
+            warnings.push(format!("go: unknown parameter '{}' ignored", shorten(key)));
+        }
+    }
+
+    let clean = clean.join(" ");
+    let UciMessage::Go {
+        time_control,
+        search_control,
+    } = parse_one(&clean)
+    else {
+        return Err(format!("cannot read '{}'", shorten(&clean)));
+    };
+    let mut go = Go::default();
+    match time_control {
+        Some(UciTimeControl::Infinite) => go.infinite = true,
+        Some(UciTimeControl::MoveTime(t)) => go.movetime = Some(millis(t)),
+        Some(UciTimeControl::TimeLeft {
+            white_time,
+            black_time,
+            white_increment,
+            black_increment,
+            moves_to_go: _,
+        }) => {
+            go.wtime = white_time.map(millis);
+            go.btime = black_time.map(millis);
+            go.winc = white_increment.map(millis);
+            go.binc = black_increment.map(millis);
+        }
+        Some(UciTimeControl::Ponder) | None => {}
+    }
+    if let Some(UciSearchControl {
+        search_moves,
+        nodes,
+        ..
+    }) = search_control
+    {
+        go.searchmoves = search_moves.iter().map(ToString::to_string).collect();
+        go.nodes = nodes;
+    }
+    // The gaps: values vampirc truncates or drops.
+    go.ponder = exact.ponder;
+    go.infinite |= clean.split(' ').any(|t| t == "infinite");
+    go.depth = exact.depth;
+    go.mate = exact.mate;
+    go.movestogo = exact.movestogo;
+    go.nodes = exact.nodes.or(go.nodes);
+    Ok(Parsed {
+        command: Command::Go(go),
+        warnings,
+    })
+}
+
+fn millis(d: vampirc_uci::Duration) -> u64 {
+    u64::try_from(d.num_milliseconds().max(0)).unwrap_or(0)
+}
+
+/// Whether a token has the shape of a UCI move (`e2e4`, `a7a8q`, `0000`).
+fn looks_like_move(t: &str) -> bool {
+    t.parse::<shakmaty::uci::UciMove>().is_ok()
+}
+
+fn parse_position(line: &str, tokens: &[&str]) -> Result<Parsed, String> {
+    let moves_at = tokens.iter().position(|t| *t == "moves");
+    let moves: Vec<String> = moves_at.map_or_else(Vec::new, |i| {
+        tokens[i + 1..].iter().map(|t| (*t).to_string()).collect()
+    });
+    let head = &tokens[1..moves_at.unwrap_or(tokens.len())];
+    let fen = match head.first() {
+        Some(&"startpos") if head.len() == 1 => None,
+        Some(&"fen") if head.len() > 1 => Some(match parse_one(line) {
+            UciMessage::Position { fen: Some(f), .. } => f.as_str().trim().to_string(),
+            // vampirc wants six fields and standard castling: read the raw ones.
+            _ => head[1..].join(" "),
+        }),
+        Some(&"fen") => return Err("position fen: the FEN is missing".into()),
+        Some(&"startpos") => {
+            return Err(format!(
+                "position: unexpected '{}' after startpos",
+                shorten(&head[1..].join(" "))
+            ));
+        }
+        _ => return Err("position needs 'startpos' or 'fen <FEN>'".into()),
+    };
+    let warnings = if moves_at.is_some() && moves.is_empty() {
+        vec!["position: 'moves' with no moves".to_string()]
+    } else {
+        Vec::new()
+    };
+    Ok(Parsed {
+        command: Command::Position { fen, moves },
+        warnings,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn go(line: &str) -> Go {
+        match parse(line).unwrap().command {
+            Command::Go(g) => g,
+            c => panic!("{c:?}"),
+        }
+    }
+
+    #[test]
+    fn ponder_survives_next_to_clock_values() {
+        let g = go("go ponder wtime 1000 btime 2000 winc 10 binc 20");
+        assert!(g.ponder);
+        assert_eq!(
+            (g.wtime, g.btime, g.winc, g.binc),
+            (Some(1000), Some(2000), Some(10), Some(20))
+        );
+        assert!(go("go wtime 1000 btime 2000 ponder").ponder);
+        assert!(!go("go wtime 1000 btime 2000").ponder);
+    }
+
+    #[test]
+    fn large_depth_mate_and_movestogo_are_exact() {
+        let g = go("go depth 1000");
+        assert_eq!(g.depth, Some(1000));
+        let g = go("go mate 300 movestogo 400 nodes 123456789012345");
+        assert_eq!(
+            (g.mate, g.movestogo, g.nodes),
+            (Some(300), Some(400), Some(123_456_789_012_345))
+        );
+    }
+
+    #[test]
+    fn negative_and_absurd_values_are_clamped_with_a_warning() {
+        let p = parse("go wtime -500 btime 99999999999999999999999 winc 0 binc 0").unwrap();
+        let Command::Go(g) = p.command else { panic!() };
+        assert_eq!(g.wtime, Some(0));
+        assert_eq!(g.btime, Some(999_999_999_999));
+        assert!(!p.warnings.is_empty());
+        let p = parse("go depth banana movetime").unwrap();
+        assert_eq!(p.warnings.len(), 2);
+    }
+
+    #[test]
+    fn go_infinite_movetime_searchmoves() {
+        assert!(go("go infinite").infinite);
+        assert_eq!(go("go movetime 250").movetime, Some(250));
+        assert_eq!(
+            go("go searchmoves e2e4 d2d4 depth 3").searchmoves,
+            ["e2e4", "d2d4"]
+        );
+        assert_eq!(go("go").depth, None);
+    }
+
+    #[test]
+    fn perft_forms() {
+        assert_eq!(parse("go perft 4").unwrap().command, Command::Perft(4));
+        assert_eq!(parse("perft 2").unwrap().command, Command::Perft(2));
+        assert!(parse("go perft").is_err());
+        assert!(parse("perft 99").is_err());
+    }
+
+    #[test]
+    fn position_keeps_every_move_token_even_malformed_ones() {
+        let p = parse("position startpos moves e2e4 zz e7e5").unwrap();
+        assert_eq!(
+            p.command,
+            Command::Position {
+                fen: None,
+                moves: vec!["e2e4".into(), "zz".into(), "e7e5".into()]
+            }
+        );
+    }
+
+    #[test]
+    fn position_accepts_short_and_chess960_fens() {
+        let p = parse("position fen 8/8/8/8/8/8/k7/K7 w - - moves a1b1").unwrap();
+        let Command::Position { fen, moves } = p.command else {
+            panic!()
+        };
+        assert_eq!(fen.as_deref(), Some("8/8/8/8/8/8/k7/K7 w - -"));
+        assert_eq!(moves, ["a1b1"]);
+        let p = parse("position fen rk6/8/8/8/8/8/8/RK5R w HAha - 0 1").unwrap();
+        let Command::Position { fen, .. } = p.command else {
+            panic!()
+        };
+        assert_eq!(fen.as_deref(), Some("rk6/8/8/8/8/8/8/RK5R w HAha - 0 1"));
+    }
+
+    #[test]
+    fn bad_lines_are_errors_not_panics() {
+        for line in [
+            "position",
+            "position fen",
+            "position startpos junk",
+            "setoption",
+            "setoption name",
+            "xyzzy",
+            "\u{0}\u{1}\u{2}",
+            "go perft -1",
+            "bench 0",
+        ] {
+            assert!(parse(line).is_err(), "{line}");
+        }
+        assert_eq!(parse("   ").unwrap().command, Command::Empty);
+    }
+
+    #[test]
+    fn setoption_with_spaces_in_the_name() {
+        assert_eq!(
+            parse("setoption name Move Overhead value 100")
+                .unwrap()
+                .command,
+            Command::SetOption {
+                name: "Move Overhead".into(),
+                value: Some("100".into())
+            }
+        );
+        assert_eq!(
+            parse("setoption name Clear Hash").unwrap().command,
+            Command::SetOption {
+                name: "Clear Hash".into(),
+                value: None
+            }
+        );
+    }
+}
