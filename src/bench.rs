@@ -5,9 +5,6 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess};
-
 use crate::board::Board;
 use crate::search::{Control, Limits, Searcher};
 use crate::tt::Tt;
@@ -43,13 +40,7 @@ pub fn run(depth: Option<i32>, out: &mut dyn FnMut(&str)) -> u64 {
     let start = Instant::now();
     let mut total = 0;
     for (i, fen) in POSITIONS.iter().enumerate() {
-        let pos: Chess = fen
-            .parse::<Fen>()
-            .and_then(|f| Ok(f.into_position(CastlingMode::Standard)))
-            .ok()
-            .and_then(Result::ok)
-            .expect("bench positions are valid");
-        let board = Board::new(pos);
+        let (board, _) = Board::from_fen(fen).expect("bench positions are valid");
         let tt = Arc::new(Tt::new(HASH_MB).expect("16 MB for bench"));
         let mut searcher = Searcher::new(tt);
         let control = Arc::new(Control::new(Instant::now(), None));

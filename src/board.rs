@@ -7,8 +7,12 @@
 //! only when an en passant capture is really legal (`EnPassantMode::Legal`),
 //! so positions that repeat by FIDE rules have equal keys.
 
+use shakmaty::fen::Fen;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
-use shakmaty::{CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position, Role, Square};
+use shakmaty::{
+    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position, PositionError,
+    Role, Square,
+};
 
 /// A position with its Zobrist key.
 #[derive(Clone, Debug)]
@@ -22,6 +26,32 @@ impl Board {
     pub fn new(pos: Chess) -> Board {
         let key = full_key(&pos);
         Board { pos, key }
+    }
+
+    /// Reads a FEN (missing trailing fields take their defaults). Flaws that
+    /// do not stop move generation (impossible castling rights or en passant
+    /// squares, checks no legal game reaches, extra material) are mended or
+    /// accepted, each with a warning.
+    ///
+    /// # Errors
+    /// A message for the user when the text is no FEN or no playable position.
+    pub fn from_fen(text: &str) -> Result<(Board, Vec<String>), String> {
+        let fen: Fen = text
+            .trim()
+            .parse()
+            .map_err(|e| format!("invalid FEN '{text}': {e}"))?;
+        match fen.into_position::<Chess>(CastlingMode::Standard) {
+            Ok(pos) => Ok((Board::new(pos), Vec::new())),
+            Err(e) => {
+                let warning = format!("FEN '{text}': {e}; accepted");
+                e.ignore_invalid_castling_rights()
+                    .or_else(PositionError::ignore_invalid_ep_square)
+                    .or_else(PositionError::ignore_impossible_check)
+                    .or_else(PositionError::ignore_too_much_material)
+                    .map(|pos| (Board::new(pos), vec![warning]))
+                    .map_err(|e| format!("invalid position '{text}': {e}"))
+            }
+        }
     }
 
     /// The standard starting position.
@@ -155,8 +185,6 @@ fn ep_key(sq: Square) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::CastlingMode;
-    use shakmaty::fen::Fen;
 
     /// A small deterministic generator so the random games repeat exactly.
     fn xorshift(state: &mut u64) -> u64 {
@@ -167,14 +195,10 @@ mod tests {
     }
 
     fn check_random_games(fen: &str, seed: u64) {
-        let start: Chess = fen
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
+        let start = Board::from_fen(fen).unwrap().0;
         let mut rng = seed;
         for _ in 0..200 {
-            let mut board = Board::new(start.clone());
+            let mut board = start.clone();
             for _ in 0..150 {
                 let moves = board.pos().legal_moves();
                 if moves.is_empty() {
@@ -218,10 +242,10 @@ mod tests {
         let a = Board::startpos()
             .play(parse(&Board::startpos(), "e2e4"))
             .key();
-        let fen: Fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
-            .parse()
-            .unwrap();
-        let b = Board::new(fen.into_position(CastlingMode::Standard).unwrap()).key();
+        let b = Board::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+            .unwrap()
+            .0
+            .key();
         assert_eq!(a, b);
     }
 
@@ -230,5 +254,24 @@ mod tests {
             .unwrap()
             .to_move(board.pos())
             .unwrap()
+    }
+}
+
+#[cfg(test)]
+mod fen_tests {
+    use super::Board;
+
+    #[test]
+    fn short_and_flawed_fens() {
+        let (b, w) = Board::from_fen("8/8/8/8/8/8/k7/2K5 w").unwrap();
+        assert!(w.is_empty());
+        assert_eq!(b.halfmoves(), 0);
+        // Castling rights without the rook: mended, with a warning.
+        let (_, w) = Board::from_fen("4k3/8/8/8/8/8/8/4K3 w KQ - 0 1").unwrap();
+        assert_eq!(w.len(), 1);
+        // Both kings in check, no king, garbage: refused.
+        assert!(Board::from_fen("4k3/8/8/8/8/8/8/8 w - - 0 1").is_err());
+        assert!(Board::from_fen("4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1").is_err());
+        assert!(Board::from_fen("not a fen").is_err());
     }
 }

@@ -34,19 +34,16 @@ fn main() -> ExitCode {
                 eprintln!("usage: brudno perft <depth> [fen]");
                 return ExitCode::FAILURE;
             };
-            let board =
-                match args.get(2..).filter(|f| !f.is_empty()) {
-                    None => board::Board::startpos(),
-                    Some(fen) => match fen.join(" ").parse::<shakmaty::fen::Fen>().map(|f| {
-                        f.into_position::<shakmaty::Chess>(shakmaty::CastlingMode::Standard)
-                    }) {
-                        Ok(Ok(pos)) => board::Board::new(pos),
-                        _ => {
-                            eprintln!("invalid FEN");
-                            return ExitCode::FAILURE;
-                        }
-                    },
-                };
+            let board = match args.get(2..).filter(|f| !f.is_empty()) {
+                None => board::Board::startpos(),
+                Some(fen) => match board::Board::from_fen(&fen.join(" ")) {
+                    Ok((board, _)) => board,
+                    Err(e) => {
+                        eprintln!("{e}");
+                        return ExitCode::FAILURE;
+                    }
+                },
+            };
             perft::divide(&board, depth, &mut print);
             ExitCode::SUCCESS
         }

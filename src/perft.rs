@@ -43,16 +43,9 @@ pub fn divide(board: &Board, depth: u32, out: &mut dyn FnMut(&str)) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::CastlingMode;
-    use shakmaty::fen::Fen;
 
     fn board(fen: &str) -> Board {
-        Board::new(
-            fen.parse::<Fen>()
-                .unwrap()
-                .into_position(CastlingMode::Standard)
-                .unwrap(),
-        )
+        Board::from_fen(fen).unwrap().0
     }
 
     /// Every position of `epd/perftsuite.epd` to the depths whose counts

@@ -130,8 +130,8 @@ impl Iterator for MovePicker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Position};
 
     #[test]
     fn tt_move_then_winning_capture_then_losing_capture_last() {

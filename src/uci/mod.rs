@@ -12,7 +12,7 @@ use std::time::Duration;
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, PositionErrorKinds};
+use shakmaty::{EnPassantMode, Move, Position};
 
 use crate::board::Board;
 use crate::engine::{Engine, Event, Request};
@@ -334,12 +334,10 @@ fn build_position(
     fen: Option<&str>,
     moves: &[String],
 ) -> Result<(Board, Vec<u64>, Vec<String>), String> {
-    let mut warnings = Vec::new();
-    let pos = match fen {
-        None => Chess::default(),
-        Some(text) => parse_fen(text, &mut warnings)?,
+    let (mut board, warnings) = match fen {
+        None => (Board::startpos(), Vec::new()),
+        Some(text) => Board::from_fen(text)?,
     };
-    let mut board = Board::new(pos);
     let mut keys = vec![board.key()];
     for (i, text) in moves.iter().enumerate() {
         let m = parse_move(&board, text)
@@ -348,28 +346,6 @@ fn build_position(
         keys.push(board.key());
     }
     Ok((board, keys, warnings))
-}
-
-fn parse_fen(text: &str, warnings: &mut Vec<String>) -> Result<Chess, String> {
-    let fen: Fen = text
-        .parse()
-        .map_err(|e| format!("invalid FEN '{}': {e}", shorten(text)))?;
-    match fen.into_position::<Chess>(CastlingMode::Standard) {
-        Ok(p) => Ok(p),
-        Err(e) => {
-            // Repairable flaws are fixed with a warning; the rest are fatal.
-            let repairable =
-                PositionErrorKinds::INVALID_CASTLING_RIGHTS | PositionErrorKinds::INVALID_EP_SQUARE;
-            if (e.kinds() - repairable).is_empty() {
-                warnings.push(format!("FEN '{}': {e}; repaired", shorten(text)));
-                e.ignore_invalid_castling_rights()
-                    .or_else(|e| e.ignore_invalid_ep_square())
-                    .map_err(|e| format!("invalid position '{}': {e}", shorten(text)))
-            } else {
-                Err(format!("invalid position '{}': {e}", shorten(text)))
-            }
-        }
-    }
 }
 
 fn parse_move(board: &Board, text: &str) -> Result<Move, String> {
