@@ -99,19 +99,6 @@ impl Board {
         Board { pos: next, key }
     }
 
-    /// The position with the side to move passing, or `None` in check.
-    pub fn null_move(&self) -> Option<Board> {
-        if self.in_check() {
-            return None;
-        }
-        let next = self.pos.clone().swap_turn().ok()?;
-        let mut key = self.key ^ turn_key();
-        if let Some(sq) = self.pos.ep_square(EnPassantMode::Legal) {
-            key ^= ep_key(sq);
-        }
-        Some(Board { pos: next, key })
-    }
-
     fn next_key(&self, next: &Chess, m: Move) -> u64 {
         let us = self.pos.turn();
         let mut key = self.key ^ turn_key();
@@ -207,11 +194,6 @@ mod tests {
                 let m = moves[(xorshift(&mut rng) % moves.len() as u64) as usize];
                 board = board.play(m);
                 assert_eq!(board.key(), full_key(board.pos()), "after {m:?}");
-                if xorshift(&mut rng) % 10 == 0
-                    && let Some(nulled) = board.null_move()
-                {
-                    assert_eq!(nulled.key(), full_key(nulled.pos()));
-                }
             }
         }
     }

@@ -141,10 +141,6 @@ impl Engine {
         self.control = None;
     }
 
-    pub fn is_searching(&self) -> bool {
-        self.thread.as_ref().is_some_and(|t| !t.is_finished())
-    }
-
     /// A new game: forget the table and the ordering tables.
     pub fn new_game(&mut self) {
         self.stop();

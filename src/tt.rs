@@ -11,7 +11,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
-use shakmaty::{Move, Role};
+use shakmaty::Move;
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,10 +43,6 @@ impl PackedMove {
     #[inline]
     pub fn matches(self, m: Move) -> bool {
         self.0 != 0 && self == PackedMove::new(m)
-    }
-
-    pub fn promotion(self) -> Option<Role> {
-        Role::try_from(u32::from(self.0 >> 12)).ok()
     }
 }
 
@@ -129,7 +125,7 @@ impl Tt {
 
     /// Size in mebibytes.
     pub fn size_mb(&self) -> usize {
-        self.buckets.len() * size_of::<Bucket>() >> 20
+        (self.buckets.len() * size_of::<Bucket>()) >> 20
     }
 
     /// Forgets everything.

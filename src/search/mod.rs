@@ -294,9 +294,4 @@ impl Searcher {
             .copied()
             .find(|&m| entry.mv.matches(m))
     }
-
-    /// Nodes searched so far in the current (or last) search.
-    pub fn nodes(&self) -> u64 {
-        self.nodes
-    }
 }

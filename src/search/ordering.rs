@@ -94,15 +94,6 @@ impl MovePicker {
             next: 0,
         }
     }
-
-    /// Number of moves in the list.
-    pub fn len(&self) -> usize {
-        self.moves.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
-    }
 }
 
 impl Iterator for MovePicker {

@@ -262,7 +262,7 @@ impl Searcher {
 
     #[inline]
     fn should_stop(&mut self) -> bool {
-        if self.nodes % STOP_CHECK_INTERVAL == 0 && self.control.stop.load(Relaxed) {
+        if self.nodes.is_multiple_of(STOP_CHECK_INTERVAL) && self.control.stop.load(Relaxed) {
             self.stopped = true;
         }
         if let Some(limit) = self.limits.nodes

@@ -7,9 +7,11 @@
 //!   negative or huge numbers break the line; values are clamped before
 //!   vampirc sees them and the exact ones are restored from the tokens.
 //! - `position`: a malformed move is dropped silently with the others kept,
-//!   and FENs need all six fields with no castling files; the moves always
-//!   come from the raw tokens (so one bad move rejects the whole command),
-//!   and the FEN does when vampirc rejects it.
+//!   FENs need all six fields with no castling files, and words after the
+//!   six fields are ignored. Every part of `position` carries information
+//!   vampirc can lose, so its FEN and moves are read from the raw tokens
+//!   (one bad move then rejects the whole command, and the FEN reader says
+//!   exactly what is wrong with a FEN).
 //! - `go perft`, `perft`, `bench`, `d` and `eval` are unknown to vampirc.
 
 use vampirc_uci::{UciMessage, UciSearchControl, UciTimeControl, parse_one};
@@ -79,7 +81,7 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
         "go" if tokens.get(1) == Some(&"perft") => parse_perft(&tokens[2..]),
         "perft" => parse_perft(&tokens[1..]),
         "go" => parse_go(&tokens),
-        "position" => parse_position(line, &tokens),
+        "position" => parse_position(&tokens),
         "bench" => match tokens.get(1) {
             None => Ok(plain(Command::Bench(None))),
             Some(d) => d
@@ -285,7 +287,7 @@ fn looks_like_move(t: &str) -> bool {
     t.parse::<shakmaty::uci::UciMove>().is_ok()
 }
 
-fn parse_position(line: &str, tokens: &[&str]) -> Result<Parsed, String> {
+fn parse_position(tokens: &[&str]) -> Result<Parsed, String> {
     let moves_at = tokens.iter().position(|t| *t == "moves");
     let moves: Vec<String> = moves_at.map_or_else(Vec::new, |i| {
         tokens[i + 1..].iter().map(|t| (*t).to_string()).collect()
@@ -293,11 +295,7 @@ fn parse_position(line: &str, tokens: &[&str]) -> Result<Parsed, String> {
     let head = &tokens[1..moves_at.unwrap_or(tokens.len())];
     let fen = match head.first() {
         Some(&"startpos") if head.len() == 1 => None,
-        Some(&"fen") if head.len() > 1 => Some(match parse_one(line) {
-            UciMessage::Position { fen: Some(f), .. } => f.as_str().trim().to_string(),
-            // vampirc wants six fields and standard castling: read the raw ones.
-            _ => head[1..].join(" "),
-        }),
+        Some(&"fen") if head.len() > 1 => Some(head[1..].join(" ")),
         Some(&"fen") => return Err("position fen: the FEN is missing".into()),
         Some(&"startpos") => {
             return Err(format!(

@@ -1,0 +1,225 @@
+//! The protocol as a GUI speaks it: handshake, positions, options and
+//! every kind of bad input, against the real binary.
+
+mod common;
+
+use common::{Engine, SECOND, is_legal, position};
+
+#[test]
+fn handshake_lists_options_and_answers_isready() {
+    let mut e = Engine::spawn();
+    e.send("uci");
+    let lines = e.read_until(SECOND * 5, |l| l == "uciok");
+    assert!(lines.iter().any(|l| l.starts_with("id name Brudno")));
+    assert!(lines.iter().any(|l| l.starts_with("id author")));
+    for option in ["Hash", "Threads", "Move Overhead", "Clear Hash", "Ponder"] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option} type"))),
+            "{option} missing: {lines:?}"
+        );
+    }
+    e.sync();
+}
+
+#[test]
+fn position_with_moves_then_go_depth_answers_a_legal_move() {
+    let mut e = Engine::spawn();
+    e.send("uci");
+    e.expect("uciok", SECOND * 5);
+    e.send("ucinewgame");
+    e.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5");
+    e.send("go depth 5");
+    let lines = e.read_until(SECOND * 30, |l| l.starts_with("bestmove"));
+    let info = lines
+        .iter()
+        .find(|l| l.starts_with("info depth 5 "))
+        .expect("an info line for depth 5");
+    for field in [
+        "seldepth", "score cp", "nodes", "nps", "hashfull", "time", "pv",
+    ] {
+        assert!(info.contains(field), "{field} missing in {info}");
+    }
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+    let pos = position(None, &["e2e4", "e7e5", "g1f3", "b8c6", "f1b5"]);
+    assert!(is_legal(&pos, best), "{best}");
+    // The ponder move, when given, is legal after the best move.
+    if let Some(ponder) = lines.last().unwrap().split_whitespace().nth(3) {
+        let mut after = pos.clone();
+        let m = best
+            .parse::<shakmaty::uci::UciMove>()
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        shakmaty::Position::play_unchecked(&mut after, m);
+        assert!(is_legal(&after, ponder), "ponder {ponder}");
+    }
+}
+
+#[test]
+fn fen_positions_with_castling_and_en_passant() {
+    let mut e = Engine::spawn();
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    e.send(&format!("position fen {fen} moves e1g1 h3g2 a2a4 b4a3"));
+    e.send("d");
+    let lines = e.read_until(SECOND * 5, |l| l.starts_with("Fen:"));
+    assert_eq!(
+        lines.last().unwrap(),
+        "Fen: r3k2r/p1ppqpb1/bn2pnp1/3PN3/4P3/p1N2Q2/1PPBBPpP/R4RK1 w kq - 0 3"
+    );
+}
+
+#[test]
+fn mated_and_stalemated_positions_answer_0000() {
+    let mut e = Engine::spawn();
+    e.send("position fen 3R2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1");
+    e.send("go depth 3");
+    assert_eq!(e.bestmove(SECOND * 5), "0000");
+    e.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    e.send("go wtime 1000 btime 1000");
+    assert_eq!(e.bestmove(SECOND * 5), "0000");
+    e.send("go infinite");
+    e.send("stop");
+    assert_eq!(e.bestmove(SECOND * 5), "0000");
+}
+
+/// Sends `bad`, expects an `info string` about it, and checks that the
+/// engine still answers and still holds the position it had.
+fn survives(e: &mut Engine, bad: &[u8], expected_fen: &str) {
+    e.send_bytes(bad);
+    e.send_bytes(b"\n");
+    e.sync();
+    e.send("d");
+    let fen = e.expect("Fen:", SECOND * 5);
+    assert_eq!(
+        fen,
+        format!("Fen: {expected_fen}"),
+        "after {:?}",
+        String::from_utf8_lossy(&bad[..bad.len().min(60)])
+    );
+}
+
+#[test]
+fn bad_input_gets_an_info_string_and_changes_nothing() {
+    let mut e = Engine::spawn();
+    e.send("position startpos moves e2e4");
+    let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    let long = vec![b'x'; 100_000];
+    let binary: Vec<u8> = (0u8..=255).filter(|b| *b != b'\n').collect();
+    let cases: Vec<&[u8]> = vec![
+        b"xyzzy",
+        b"position startpos moves e2e4 e7e9",
+        b"position startpos moves e2e4 e7e5 e1e3",
+        b"position startpos moves e2e4 banana e7e5",
+        b"position fen 8/8/8/8 w - - 0 1",
+        b"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra",
+        b"position fen 4k3/8/8/8/8/8/8/8 w - - 0 1",
+        b"position fen",
+        b"position",
+        b"position startpos junk",
+        b"setoption name Hash value -5",
+        b"setoption name Hash value 99999999",
+        b"setoption name Hash value many",
+        b"setoption name Nonsense value 3",
+        b"setoption name Threads value 0",
+        b"setoption",
+        b"go perft 0",
+        b"perft x",
+        &long,
+        &binary,
+    ];
+    for bad in cases {
+        e.send_bytes(bad);
+        e.send_bytes(b"\n");
+        let lines = e.read_until(SECOND * 5, |l| l.starts_with("info string"));
+        assert!(!lines.is_empty());
+        survives(&mut e, b"", fen);
+    }
+    // A rejected position keeps the last valid one, whole.
+    survives(
+        &mut e,
+        b"position startpos moves e2e4 e7e5 g1f3 b8c6 zzzz",
+        fen,
+    );
+    // And the engine still plays from it.
+    e.send("go depth 3");
+    let best = e.bestmove(SECOND * 10);
+    assert!(is_legal(&position(None, &["e2e4"]), &best), "{best}");
+}
+
+#[test]
+fn absurd_go_values_still_give_a_legal_move() {
+    let mut e = Engine::spawn();
+    e.send("position startpos");
+    e.send("go wtime -100 btime -100 winc -5 binc -5");
+    let best = e.bestmove(SECOND * 5);
+    assert!(is_legal(&position(None, &[]), &best));
+    e.send("go depth 99999999999999999999 movetime 200");
+    let best = e.bestmove(SECOND * 5);
+    assert!(is_legal(&position(None, &[]), &best));
+    e.send("go nodes 0");
+    let best = e.bestmove(SECOND * 5);
+    assert!(is_legal(&position(None, &[]), &best));
+    e.send("go searchmoves h2h3 a2a3 zz depth 4");
+    let best = e.bestmove(SECOND * 10);
+    assert!(best == "h2h3" || best == "a2a3", "{best}");
+}
+
+#[test]
+fn perft_divide_and_extra_commands() {
+    let mut e = Engine::spawn();
+    e.send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    e.send("go perft 3");
+    let lines = e.read_until(SECOND * 10, |l| l.starts_with("Nodes searched"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 97862");
+    assert_eq!(lines.iter().filter(|l| l.contains(": ")).count(), 48 + 1);
+    e.send("perft 1");
+    e.expect("Nodes searched: 48", SECOND * 5);
+    e.send("eval");
+    e.expect("total", SECOND * 5);
+    e.sync();
+}
+
+#[test]
+fn bench_prints_nodes_and_nps_last() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_brudno"))
+        .args(["bench", "4"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let last = text.lines().last().unwrap();
+    let words: Vec<&str> = last.split_whitespace().collect();
+    assert_eq!(words.len(), 4, "{last}");
+    assert!(words[0].parse::<u64>().unwrap() > 0);
+    assert_eq!((words[1], words[3]), ("nodes", "nps"));
+}
+
+#[test]
+fn options_apply_between_searches() {
+    let mut e = Engine::spawn();
+    e.send("setoption name Hash value 32");
+    e.send("setoption name Move Overhead value 50");
+    e.send("setoption name Clear Hash");
+    e.send("setoption name Threads value 1");
+    e.send("setoption name Ponder value true");
+    e.sync();
+    assert!(
+        e.log.iter().all(|l| !l.starts_with("info string")),
+        "{:?}",
+        e.log
+    );
+    e.send("position startpos");
+    e.send("go depth 4");
+    e.bestmove(SECOND * 10);
+}
+
+#[test]
+fn end_of_input_lets_a_finite_search_answer() {
+    let mut e = Engine::spawn();
+    e.send("position startpos");
+    e.send("go depth 4");
+    e.close_input();
+    e.bestmove(SECOND * 10);
+    assert!(e.exited_within(SECOND * 5));
+}

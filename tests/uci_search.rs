@@ -1,0 +1,200 @@
+//! Search answers through the protocol: mates with the right distance,
+//! limits honoured, and the clock respected. Timing tests take a lock so
+//! that they do not compete with each other for the two cores.
+
+mod common;
+
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use common::{Engine, SECOND, is_legal, position};
+
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn lock() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The score of the last `info depth` line before `bestmove`, and the move.
+fn solve(e: &mut Engine, fen: &str, go: &str) -> (String, String) {
+    e.send(&format!("position fen {fen}"));
+    e.send(go);
+    let lines = e.read_until(SECOND * 30, |l| l.starts_with("bestmove"));
+    let score = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .and_then(|l| l.split(" score ").nth(1))
+        .map(|s| s.split_whitespace().take(2).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default();
+    let best = lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    (score, best)
+}
+
+#[test]
+fn finds_mates_in_one_two_and_three_with_the_right_distance() {
+    let _g = lock();
+    let mut e = Engine::spawn();
+    let cases = [
+        ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "mate 1", "d1d8"),
+        (
+            "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1",
+            "mate 2",
+            "d5f6",
+        ),
+        ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", "mate 3", "f6a6"),
+        ("8/8/8/8/8/5K2/8/R5k1 b - - 0 1", "mate -2", ""),
+    ];
+    for (fen, score, best) in cases {
+        let (got_score, got_best) = solve(&mut e, fen, "go depth 8");
+        assert_eq!(got_score, score, "{fen}");
+        if !best.is_empty() {
+            assert_eq!(got_best, best, "{fen}");
+        }
+    }
+    // `go mate` stops as soon as the mate is proved.
+    let (score, best) = solve(&mut e, "r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", "go mate 3");
+    assert_eq!((score.as_str(), best.as_str()), ("mate 3", "f6a6"));
+}
+
+#[test]
+fn isready_is_answered_during_infinite_search_and_stop_is_fast() {
+    let _g = lock();
+    let mut e = Engine::spawn();
+    e.send("position startpos moves d2d4 d7d5 c2c4");
+    let mut latencies = Vec::new();
+    for _ in 0..5 {
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(300));
+        let t = Instant::now();
+        e.send("isready");
+        e.expect("readyok", SECOND * 2);
+        assert!(t.elapsed() < SECOND, "readyok took {:?}", t.elapsed());
+        // Infinite searches never answer on their own.
+        assert!(
+            e.silent_for(Duration::from_millis(200))
+                || !e.log.last().unwrap().starts_with("bestmove")
+        );
+        let t = Instant::now();
+        e.send("stop");
+        let best = e.bestmove(SECOND * 2);
+        latencies.push(t.elapsed());
+        assert!(is_legal(&position(None, &["d2d4", "d7d5", "c2c4"]), &best));
+    }
+    latencies.sort();
+    // The strict figure (the best of five under 50 ms) with headroom for a
+    // loaded machine in the others.
+    assert!(latencies[0] < Duration::from_millis(50), "{latencies:?}");
+    assert!(latencies[4] < SECOND, "{latencies:?}");
+}
+
+#[test]
+fn movetime_is_honoured() {
+    let _g = lock();
+    let mut e = Engine::spawn();
+    e.send("position startpos");
+    let t = Instant::now();
+    e.send("go movetime 500");
+    e.bestmove(SECOND * 5);
+    let took = t.elapsed();
+    assert!(took >= Duration::from_millis(350), "{took:?}");
+    assert!(took < Duration::from_millis(1500), "{took:?}");
+}
+
+#[test]
+fn tiny_clocks_are_honoured() {
+    let _g = lock();
+    let mut e = Engine::spawn();
+    e.send("position startpos moves e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 a7a6");
+    for (clock, limit_ms) in [(20, 150), (50, 150), (1000, 500)] {
+        let t = Instant::now();
+        e.send(&format!("go wtime {clock} btime {clock} winc 0 binc 0"));
+        e.bestmove(SECOND * 5);
+        let took = t.elapsed();
+        assert!(
+            took < Duration::from_millis(limit_ms),
+            "{clock} ms clock: took {took:?}"
+        );
+    }
+}
+
+#[test]
+fn go_nodes_is_exact_and_depth_is_reached() {
+    let _g = lock();
+    let mut e = Engine::spawn();
+    e.send("position startpos");
+    e.send("go nodes 20000");
+    let lines = e.read_until(SECOND * 10, |l| l.starts_with("bestmove"));
+    for l in lines.iter().filter(|l| l.starts_with("info depth")) {
+        let nodes: u64 = l
+            .split(" nodes ")
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(nodes <= 20_000, "{l}");
+    }
+    e.send("go depth 6");
+    let lines = e.read_until(SECOND * 30, |l| l.starts_with("bestmove"));
+    assert!(lines.iter().any(|l| l.starts_with("info depth 6 ")));
+    assert!(!lines.iter().any(|l| l.starts_with("info depth 7 ")));
+}
+
+#[test]
+fn ponder_then_ponderhit_then_answer_on_our_clock() {
+    let _g = lock();
+    let mut e = Engine::spawn();
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder wtime 2000 btime 2000");
+    // Pondering never ends on its own.
+    assert!(
+        e.silent_for(Duration::from_millis(300))
+            || !e.log.iter().any(|l| l.starts_with("bestmove"))
+    );
+    assert!(!e.log.iter().any(|l| l.starts_with("bestmove")));
+    let t = Instant::now();
+    e.send("ponderhit");
+    let best = e.bestmove(SECOND * 3);
+    assert!(t.elapsed() < Duration::from_millis(1500));
+    assert!(is_legal(&position(None, &["e2e4", "e7e5"]), &best));
+    // Stop while pondering answers at once too.
+    e.send("go ponder wtime 2000 btime 2000");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("stop");
+    e.bestmove(SECOND);
+}
+
+#[test]
+fn quit_during_search_exits() {
+    let _g = lock();
+    let mut e = Engine::spawn();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("quit");
+    assert!(e.exited_within(SECOND * 2));
+}
+
+#[test]
+fn a_new_go_while_searching_still_answers_the_old_one() {
+    let _g = lock();
+    let mut e = Engine::spawn();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("go depth 3");
+    e.bestmove(SECOND * 5);
+    e.bestmove(SECOND * 5);
+    e.sync();
+}
