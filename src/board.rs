@@ -19,13 +19,16 @@ use shakmaty::{
 pub struct Board {
     pos: Chess,
     key: u64,
+    /// The en passant square when a capture there is legal (as hashed).
+    ep: Option<Square>,
 }
 
 impl Board {
     /// Wraps a position, computing its key from scratch.
     pub fn new(pos: Chess) -> Board {
         let key = full_key(&pos);
-        Board { pos, key }
+        let ep = pos.ep_square(EnPassantMode::Legal);
+        Board { pos, key, ep }
     }
 
     /// Reads a FEN (missing trailing fields take their defaults). Flaws that
@@ -93,16 +96,33 @@ impl Board {
     /// incrementally.
     #[inline]
     pub fn play(&self, m: Move) -> Board {
-        let mut next = self.pos.clone();
-        next.play_unchecked(m);
-        let key = self.next_key(&next, m);
-        Board { pos: next, key }
+        // Built in place: the position is copied once, not moved again.
+        let mut child = Board {
+            pos: self.pos.clone(),
+            key: 0,
+            ep: None,
+        };
+        child.pos.play_unchecked(m);
+        // Only a double pawn push can make an en passant capture possible.
+        if let Move::Normal {
+            role: Role::Pawn,
+            from,
+            to,
+            ..
+        } = m
+            && from.distance(to) == 2
+        {
+            child.ep = child.pos.ep_square(EnPassantMode::Legal);
+        }
+        child.key = self.next_key(&child.pos, m, child.ep);
+        child
     }
 
-    fn next_key(&self, next: &Chess, m: Move) -> u64 {
+    #[inline]
+    fn next_key(&self, next: &Chess, m: Move, next_ep: Option<Square>) -> u64 {
         let us = self.pos.turn();
         let mut key = self.key ^ turn_key();
-        if let Some(sq) = self.pos.ep_square(EnPassantMode::Legal) {
+        if let Some(sq) = self.ep {
             key ^= ep_key(sq);
         }
         match m {
@@ -135,14 +155,16 @@ impl Board {
             Move::Put { .. } => unreachable!("drops do not exist in standard chess"),
         }
         let (before, after) = (self.pos.castles(), next.castles());
-        for color in Color::ALL {
-            for side in CastlingSide::ALL {
-                if before.has(color, side) != after.has(color, side) {
-                    key ^= Zobrist64::zobrist_for_castling_right(color, side).0;
+        if before.castling_rights() != after.castling_rights() {
+            for color in Color::ALL {
+                for side in CastlingSide::ALL {
+                    if before.has(color, side) != after.has(color, side) {
+                        key ^= Zobrist64::zobrist_for_castling_right(color, side).0;
+                    }
                 }
             }
         }
-        if let Some(sq) = next.ep_square(EnPassantMode::Legal) {
+        if let Some(sq) = next_ep {
             key ^= ep_key(sq);
         }
         key

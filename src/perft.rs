@@ -81,3 +81,36 @@ mod tests {
         assert_eq!(perft(&endgame, 6), 11_030_083);
     }
 }
+
+#[cfg(test)]
+mod speed {
+    use super::*;
+    use std::time::Instant;
+
+    /// A benchmark, not a test: `cargo test --release perft_speed -- --ignored --nocapture`.
+    /// Compares the engine's make-move path with shakmaty's own perft.
+    #[test]
+    #[ignore = "benchmark"]
+    fn perft_speed() {
+        let board = Board::startpos();
+        let (mut ours_best, mut theirs_best) = (f64::MAX, f64::MAX);
+        // Interleaved rounds, best time of each: the machine's noise only
+        // ever slows a run down.
+        for _ in 0..8 {
+            let t = Instant::now();
+            let ours = perft(&board, 6);
+            ours_best = ours_best.min(t.elapsed().as_secs_f64());
+            let t = Instant::now();
+            let theirs = shakmaty::perft(board.pos(), 6);
+            theirs_best = theirs_best.min(t.elapsed().as_secs_f64());
+            assert_eq!(ours, theirs);
+        }
+        let nodes = 119_060_324.0;
+        println!(
+            "startpos perft 6, best of 8: engine {:.1} Mnps, shakmaty {:.1} Mnps, ratio {:.3}",
+            nodes / ours_best / 1e6,
+            nodes / theirs_best / 1e6,
+            theirs_best / ours_best
+        );
+    }
+}
