@@ -6,11 +6,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::board::Board;
-use crate::search::{Control, Limits, Searcher};
+use crate::search::{Control, Limits, Searcher, Stats};
 use crate::tt::Tt;
 
 /// Depth searched when none is given.
-pub const DEFAULT_DEPTH: i32 = 8;
+pub const DEFAULT_DEPTH: i32 = 13;
 const HASH_MB: usize = 16;
 
 /// Openings, middlegames and endgames of every kind.
@@ -39,6 +39,9 @@ pub fn run(depth: Option<i32>, out: &mut dyn FnMut(&str)) -> u64 {
     let depth = depth.unwrap_or(DEFAULT_DEPTH);
     let start = Instant::now();
     let mut total = 0;
+    let mut stats = Stats::default();
+    // Nodes of all positions by the end of each iteration, for the EBF.
+    let mut by_depth = vec![0u64; depth as usize + 1];
     for (i, fen) in POSITIONS.iter().enumerate() {
         let (board, _) = Board::from_fen(fen).expect("bench positions are valid");
         let tt = Arc::new(Tt::new(HASH_MB).expect("16 MB for bench"));
@@ -48,8 +51,19 @@ pub fn run(depth: Option<i32>, out: &mut dyn FnMut(&str)) -> u64 {
             depth: Some(depth),
             ..Limits::default()
         };
-        let outcome = searcher.think(&board, &[], limits, control, &mut |_| {});
+        let mut last = 0;
+        let outcome = searcher.think(&board, &[], limits, control, &mut |it| {
+            if it.bound.is_none() {
+                by_depth[it.depth as usize] += it.nodes;
+                last = it.depth as usize;
+            }
+        });
+        // Positions that end early (mate found) count their last total deeper too.
+        for n in &mut by_depth[last + 1..] {
+            *n += outcome.nodes;
+        }
         total += outcome.nodes;
+        stats += searcher.stats;
         let best = outcome
             .best
             .map_or("0000".to_string(), crate::uci::uci_move);
@@ -60,12 +74,50 @@ pub fn run(depth: Option<i32>, out: &mut dyn FnMut(&str)) -> u64 {
         ));
     }
     let ms = start.elapsed().as_millis().max(1);
+    report_stats(&stats, &by_depth, total, out);
     out(&format!("time {ms} ms"));
     out(&format!(
         "{total} nodes {} nps",
         u128::from(total) * 1000 / ms
     ));
     total
+}
+
+fn percent(part: u64, whole: u64) -> f64 {
+    100.0 * part as f64 / whole.max(1) as f64
+}
+
+/// The search analytics: how well ordering and pruning work.
+fn report_stats(s: &Stats, by_depth: &[u64], total: u64, out: &mut dyn FnMut(&str)) {
+    let ebf: Vec<String> = by_depth
+        .windows(2)
+        .enumerate()
+        .skip(1)
+        .map(|(d, w)| format!("{}:{:.2}", d + 1, w[1] as f64 / w[0].max(1) as f64))
+        .collect();
+    out(&format!(
+        "effective branching factor by depth {}",
+        ebf.join(" ")
+    ));
+    out(&format!(
+        "first-move cutoffs {:.1}% of {} cut nodes",
+        percent(s.first_move_cuts, s.cut_nodes),
+        s.cut_nodes
+    ));
+    out(&format!(
+        "re-searches {:.1}% of {} null-window searches",
+        percent(s.researches, s.null_windows),
+        s.null_windows
+    ));
+    out(&format!(
+        "quiescence nodes {:.1}% of all",
+        percent(s.qnodes, total)
+    ));
+    out(&format!(
+        "table hits {:.1}% of {} probes",
+        percent(s.tt_hits, s.tt_probes),
+        s.tt_probes
+    ));
 }
 
 #[cfg(test)]

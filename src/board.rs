@@ -118,6 +118,23 @@ impl Board {
         child
     }
 
+    /// The position with the side to move passing, or `None` in check.
+    pub fn null_move(&self) -> Option<Board> {
+        if self.in_check() {
+            return None;
+        }
+        let next = self.pos.clone().swap_turn().ok()?;
+        let mut key = self.key ^ turn_key();
+        if let Some(sq) = self.ep {
+            key ^= ep_key(sq);
+        }
+        Some(Board {
+            pos: next,
+            key,
+            ep: None,
+        })
+    }
+
     #[inline]
     fn next_key(&self, next: &Chess, m: Move, next_ep: Option<Square>) -> u64 {
         let us = self.pos.turn();
@@ -216,6 +233,11 @@ mod tests {
                 let m = moves[(xorshift(&mut rng) % moves.len() as u64) as usize];
                 board = board.play(m);
                 assert_eq!(board.key(), full_key(board.pos()), "after {m:?}");
+                if xorshift(&mut rng).is_multiple_of(10)
+                    && let Some(nulled) = board.null_move()
+                {
+                    assert_eq!(nulled.key(), full_key(nulled.pos()));
+                }
             }
         }
     }

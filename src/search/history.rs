@@ -1,15 +1,50 @@
-//! Quiet-move ordering memory: two killers per ply and a butterfly history
-//! table (side, from, to) with a bounded "gravity" update.
+//! Move-ordering memory: killers, countermoves, and the history tables
+//! (butterfly, continuation and capture history), all with a bounded
+//! "gravity" update so old successes fade instead of saturating.
 
-use shakmaty::{Color, Move};
+use shakmaty::{Color, Move, Role};
 
 use super::params::{HISTORY_MAX, history_bonus};
 use crate::score::MAX_PLY;
 
-/// Killers and history of one search thread.
+/// A move as the continuation tables see it: which piece went where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceTo {
+    piece: usize,
+    to: usize,
+}
+
+impl PieceTo {
+    /// The moving piece (after promotion) and its destination.
+    pub fn new(side: Color, m: Move) -> PieceTo {
+        let role = m.promotion().unwrap_or(m.role());
+        PieceTo {
+            piece: side as usize * 6 + role as usize - 1,
+            to: usize::from(m.to()),
+        }
+    }
+}
+
+const PIECE_TO: usize = 12 * 64;
+
+/// The moves that led to a node, for continuation history: one and two
+/// plies back (`None` after a null move or at the root).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Context {
+    pub prev: Option<PieceTo>,
+    pub prev2: Option<PieceTo>,
+}
+
+/// Ordering memory of one search thread.
 pub struct History {
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
     butterfly: Box<[[[i32; 64]; 64]; 2]>,
+    /// The quiet reply that last refuted each (piece, to).
+    counters: Vec<Option<Move>>,
+    /// Quiet move score given the previous move: [prev piece-to][piece-to].
+    continuation: Vec<i32>,
+    /// Capture success: [piece-to][captured role].
+    captures: Vec<i32>,
 }
 
 impl Default for History {
@@ -17,6 +52,9 @@ impl Default for History {
         History {
             killers: [[None; 2]; MAX_PLY + 1],
             butterfly: Box::new([[[0; 64]; 64]; 2]),
+            counters: vec![None; PIECE_TO],
+            continuation: vec![0; PIECE_TO * PIECE_TO],
+            captures: vec![0; PIECE_TO * 6],
         }
     }
 }
@@ -26,8 +64,12 @@ fn squares(m: Move) -> (usize, usize) {
     (m.from().map_or(0, usize::from), usize::from(m.to()))
 }
 
-/// Moves `entry` towards ±HISTORY_MAX by `bonus`, slowing as it nears the
-/// bound, so old successes fade instead of saturating.
+#[inline]
+fn index(p: PieceTo) -> usize {
+    p.piece * 64 + p.to
+}
+
+/// Moves `entry` towards ±HISTORY_MAX by `bonus`, slowing as it nears the bound.
 #[inline]
 fn gravity(entry: &mut i32, bonus: i32) {
     *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
@@ -49,28 +91,91 @@ impl History {
         self.killers[ply]
     }
 
+    /// The remembered refutation of the previous move.
     #[inline]
-    pub fn score(&self, side: Color, m: Move) -> i32 {
-        let (from, to) = squares(m);
-        self.butterfly[side as usize][from][to]
+    pub fn counter(&self, ctx: &Context) -> Option<Move> {
+        ctx.prev.and_then(|p| self.counters[index(p)])
     }
 
-    /// A quiet move caused a beta cut-off: make it a killer, reward it and
-    /// punish the quiet moves tried before it.
-    pub fn on_cutoff(&mut self, side: Color, ply: usize, depth: i32, best: Move, tried: &[Move]) {
+    /// Ordering score of a quiet move: butterfly plus both continuations.
+    #[inline]
+    pub fn quiet(&self, side: Color, m: Move, ctx: &Context) -> i32 {
+        let (from, to) = squares(m);
+        let own = index(PieceTo::new(side, m));
+        let mut score = self.butterfly[side as usize][from][to];
+        if let Some(p) = ctx.prev {
+            score += self.continuation[index(p) * PIECE_TO + own];
+        }
+        if let Some(p) = ctx.prev2 {
+            score += self.continuation[index(p) * PIECE_TO + own];
+        }
+        score
+    }
+
+    /// Ordering score of a capture from its past success.
+    #[inline]
+    pub fn capture(&self, side: Color, m: Move) -> i32 {
+        let victim = m.capture().map_or(0, |r| r as usize - 1);
+        self.captures[index(PieceTo::new(side, m)) * 6 + victim]
+    }
+
+    fn bump_quiet(&mut self, side: Color, m: Move, ctx: &Context, bonus: i32) {
+        let (from, to) = squares(m);
+        gravity(&mut self.butterfly[side as usize][from][to], bonus);
+        let own = index(PieceTo::new(side, m));
+        for p in [ctx.prev, ctx.prev2].into_iter().flatten() {
+            gravity(&mut self.continuation[index(p) * PIECE_TO + own], bonus);
+        }
+    }
+
+    fn bump_capture(&mut self, side: Color, m: Move, bonus: i32) {
+        let victim = m.capture().map_or(Role::Pawn, |r| r) as usize - 1;
+        let i = index(PieceTo::new(side, m)) * 6 + victim;
+        gravity(&mut self.captures[i], bonus);
+    }
+
+    /// A quiet move caused a beta cut-off: make it a killer and the
+    /// countermove, reward it and punish the quiet moves tried before it.
+    pub fn on_quiet_cutoff(
+        &mut self,
+        side: Color,
+        ply: usize,
+        depth: i32,
+        best: Move,
+        tried: &[Move],
+        ctx: &Context,
+    ) {
         let k = &mut self.killers[ply];
         if k[0] != Some(best) {
             k[1] = k[0];
             k[0] = Some(best);
         }
-        let bonus = history_bonus(depth);
-        let table = &mut self.butterfly[side as usize];
-        for &m in tried {
-            let (from, to) = squares(m);
-            gravity(&mut table[from][to], -bonus);
+        if let Some(p) = ctx.prev {
+            self.counters[index(p)] = Some(best);
         }
-        let (from, to) = squares(best);
-        gravity(&mut table[from][to], bonus);
+        let bonus = history_bonus(depth);
+        for &m in tried {
+            self.bump_quiet(side, m, ctx, -bonus);
+        }
+        self.bump_quiet(side, best, ctx, bonus);
+    }
+
+    /// Any cut-off: reward the capture that caused it (if one did) and
+    /// punish the captures tried before it.
+    pub fn on_capture_cutoff(
+        &mut self,
+        side: Color,
+        depth: i32,
+        best: Option<Move>,
+        tried: &[Move],
+    ) {
+        let bonus = history_bonus(depth);
+        for &m in tried {
+            self.bump_capture(side, m, -bonus);
+        }
+        if let Some(m) = best {
+            self.bump_capture(side, m, bonus);
+        }
     }
 }
 
@@ -83,13 +188,18 @@ mod tests {
     fn history_stays_bounded_and_killers_shift() {
         let mut h = History::default();
         let moves = Chess::default().legal_moves();
+        let ctx = Context {
+            prev: Some(PieceTo::new(Color::Black, moves[7])),
+            prev2: None,
+        };
         for _ in 0..10_000 {
-            h.on_cutoff(Color::White, 3, 20, moves[0], &moves[1..3]);
+            h.on_quiet_cutoff(Color::White, 3, 20, moves[0], &moves[1..3], &ctx);
         }
-        assert!(h.score(Color::White, moves[0]) <= HISTORY_MAX);
-        assert!(h.score(Color::White, moves[1]) >= -HISTORY_MAX);
-        assert!(h.score(Color::White, moves[0]) > 0);
-        h.on_cutoff(Color::White, 3, 1, moves[5], &[]);
+        assert!(h.quiet(Color::White, moves[0], &ctx) <= 2 * HISTORY_MAX);
+        assert!(h.quiet(Color::White, moves[1], &ctx) >= -2 * HISTORY_MAX);
+        assert!(h.quiet(Color::White, moves[0], &ctx) > 0);
+        assert_eq!(h.counter(&ctx), Some(moves[0]));
+        h.on_quiet_cutoff(Color::White, 3, 1, moves[5], &[], &ctx);
         assert_eq!(h.killers(3), [Some(moves[5]), Some(moves[0])]);
     }
 }

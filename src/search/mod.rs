@@ -20,8 +20,39 @@ use shakmaty::{Move, Position};
 use crate::board::Board;
 use crate::score::{INFINITY, MAX_PLY, is_mate, mate_in_moves};
 use crate::tt::{Bound, PackedMove, Tt};
-use history::History;
-use params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH};
+use history::{Context, History};
+use params::{
+    ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, NODE_SHARE_BASE, NODE_SHARE_SCALE, SCORE_DROP_MAX,
+    SCORE_DROP_SCALE, STABILITY_SCALE, lmr_table,
+};
+
+/// Counters that show how well the search orders and prunes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stats {
+    /// Nodes that failed high, and those that did so on their first move.
+    pub cut_nodes: u64,
+    pub first_move_cuts: u64,
+    /// Null-window searches of later moves, and how many were searched again.
+    pub null_windows: u64,
+    pub researches: u64,
+    /// Quiescence nodes (part of all nodes).
+    pub qnodes: u64,
+    /// Table probes and hits.
+    pub tt_probes: u64,
+    pub tt_hits: u64,
+}
+
+impl std::ops::AddAssign for Stats {
+    fn add_assign(&mut self, o: Stats) {
+        self.cut_nodes += o.cut_nodes;
+        self.first_move_cuts += o.first_move_cuts;
+        self.null_windows += o.null_windows;
+        self.researches += o.researches;
+        self.qnodes += o.qnodes;
+        self.tt_probes += o.tt_probes;
+        self.tt_hits += o.tt_hits;
+    }
+}
 
 /// What limits a search, apart from the clock.
 #[derive(Clone, Debug, Default)]
@@ -59,8 +90,10 @@ impl Control {
         }
     }
 
-    fn past_soft_limit(&self) -> bool {
-        self.start.elapsed().as_millis() as u64 >= self.soft_ms.load(Relaxed)
+    /// Whether the soft limit, scaled by `scale`, has passed.
+    fn past_soft_limit(&self, scale: f64) -> bool {
+        let soft = self.soft_ms.load(Relaxed);
+        soft != u64::MAX && self.start.elapsed().as_millis() as f64 >= soft as f64 * scale
     }
 }
 
@@ -97,12 +130,24 @@ pub struct Searcher {
     limits: Limits,
     /// Keys of every position from the game's start to the current node.
     keys: Vec<u64>,
+    /// Indices into `keys` of positions reached by a null move.
+    nulls: Vec<usize>,
     /// Triangular principal-variation table.
     pv: Vec<Vec<Move>>,
+    /// Static evaluation by ply, for the "improving" test.
+    evals: [i32; MAX_PLY + 2],
+    /// The move a singular-extension search leaves out, by ply.
+    excluded: [Option<Move>; MAX_PLY + 2],
+    /// The moves that led to each ply, for continuation history.
+    context: [Context; MAX_PLY + 2],
+    lmr: Box<[[i32; 64]; 64]>,
     root_moves: Vec<Move>,
+    /// Nodes spent below each root move in the current iteration.
+    root_nodes: Vec<(Move, u64)>,
     nodes: u64,
     seldepth: usize,
     stopped: bool,
+    pub stats: Stats,
 }
 
 impl Searcher {
@@ -113,11 +158,20 @@ impl Searcher {
             control: Arc::new(Control::new(Instant::now(), None)),
             limits: Limits::default(),
             keys: Vec::with_capacity(1024),
-            pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            nulls: Vec::with_capacity(MAX_PLY),
+            pv: (0..=MAX_PLY + 1)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
+            evals: [0; MAX_PLY + 2],
+            excluded: [None; MAX_PLY + 2],
+            context: [Context::default(); MAX_PLY + 2],
+            lmr: lmr_table(),
             root_moves: Vec::new(),
+            root_nodes: Vec::new(),
             nodes: 0,
             seldepth: 0,
             stopped: false,
+            stats: Stats::default(),
         }
     }
 
@@ -157,6 +211,7 @@ impl Searcher {
             .unwrap_or(MAX_PLY as i32 - 1)
             .clamp(1, MAX_PLY as i32 - 1);
         let mut score = 0;
+        let mut stability = 0;
         for depth in 1..=max_depth {
             let result = self.aspiration(board, depth, score, report);
             if self.stopped {
@@ -169,6 +224,7 @@ impl Searcher {
                 }
                 break;
             }
+            let previous = (outcome.best, score);
             score = result;
             outcome.best = self.pv[0].first().copied().or(outcome.best);
             outcome.ponder = self.pv[0].get(1).copied();
@@ -176,7 +232,13 @@ impl Searcher {
             outcome.depth = depth;
             report(&self.iteration(depth, score, None));
 
-            if self.mate_limit_reached(score) || self.control.past_soft_limit() {
+            stability = if outcome.best == previous.0 {
+                stability + 1
+            } else {
+                0
+            };
+            let scale = self.time_scale(stability, previous.1 - score, outcome.best);
+            if self.mate_limit_reached(score) || self.control.past_soft_limit(scale) {
                 break;
             }
         }
@@ -185,6 +247,29 @@ impl Searcher {
             outcome.ponder = outcome.best.and_then(|m| self.ponder_from_tt(board, m));
         }
         outcome
+    }
+
+    /// How much of the soft limit to use after an iteration: more when the
+    /// best move keeps changing, when the score fell, and when the best move
+    /// took a small share of the nodes (its rivals were hard to refute).
+    fn time_scale(&self, stability: usize, score_drop: i32, best: Option<Move>) -> f64 {
+        let total: u64 = self.root_nodes.iter().map(|(_, n)| n).sum();
+        let on_best: u64 = self
+            .root_nodes
+            .iter()
+            .filter(|(m, _)| Some(*m) == best)
+            .map(|(_, n)| n)
+            .sum();
+        let share = if total == 0 {
+            1.0
+        } else {
+            on_best as f64 / total as f64
+        };
+        let drop = (1.0 + SCORE_DROP_SCALE * f64::from(score_drop.max(0))).min(SCORE_DROP_MAX);
+        STABILITY_SCALE[stability.min(STABILITY_SCALE.len() - 1)]
+            * drop
+            * (NODE_SHARE_BASE - share)
+            * NODE_SHARE_SCALE
     }
 
     fn prepare(&mut self, board: &Board, game_keys: &[u64], limits: Limits, control: Arc<Control>) {
@@ -198,6 +283,10 @@ impl Searcher {
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = false;
+        self.stats = Stats::default();
+        self.nulls.clear();
+        self.context = [Context::default(); MAX_PLY + 2];
+        self.excluded = [None; MAX_PLY + 2];
         self.history.clear_killers();
         for line in &mut self.pv {
             line.clear();
@@ -243,6 +332,7 @@ impl Searcher {
             (-INFINITY, INFINITY)
         };
         loop {
+            self.root_nodes.clear();
             let score = self.search(board, alpha, beta, depth, 0, true);
             if self.stopped {
                 return score;

@@ -3,12 +3,17 @@
 //! never pays for sorting the rest.
 //!
 //! Order: the transposition-table move, captures that do not lose material
-//! (by SEE, most valuable victim first), killers, quiet moves by history,
-//! losing captures last.
+//! (by SEE, most valuable victim first, then capture history), the two
+//! killers, the countermove, quiet moves by butterfly and continuation
+//! history, losing captures last.
+//!
+//! shakmaty generates all legal moves in one pass (its generator has no
+//! captures-only mode that is cheaper), so the stages are kept by the scores
+//! and the laziness is in the selection.
 
 use shakmaty::{Color, Move, MoveList};
 
-use super::history::History;
+use super::history::{Context, History};
 use super::params::SEE_VALUE;
 use super::see::see_ge;
 use crate::board::Board;
@@ -18,6 +23,14 @@ const TT_MOVE: i32 = 1 << 30;
 const GOOD_CAPTURE: i32 = 1 << 28;
 const KILLER: i32 = 1 << 27;
 const BAD_CAPTURE: i32 = -(1 << 28);
+
+/// Most valuable victim first, capture history among equals.
+#[inline]
+fn capture_score(m: Move, history: &History, side: Color) -> i32 {
+    let victim = m.capture().map_or(0, |r| SEE_VALUE[r as usize - 1]);
+    let promo = m.promotion().map_or(0, |r| SEE_VALUE[r as usize - 1]);
+    16 * (victim + promo) + history.capture(side, m) / 16
+}
 
 /// Most valuable victim, least valuable attacker.
 #[inline]
@@ -48,9 +61,11 @@ impl MovePicker {
         tt_move: PackedMove,
         history: &History,
         ply: usize,
+        ctx: &Context,
     ) -> MovePicker {
         let mut scores = [0; 256];
         let killers = history.killers(ply);
+        let counter = history.counter(ctx);
         let side: Color = board.turn();
         for (score, &m) in scores.iter_mut().zip(moves.iter()) {
             *score = if tt_move.matches(m) {
@@ -61,13 +76,15 @@ impl MovePicker {
                 } else {
                     BAD_CAPTURE
                 };
-                base + mvv_lva(m)
+                base + capture_score(m, history, side)
             } else if killers[0] == Some(m) {
-                KILLER + 1
+                KILLER + 2
             } else if killers[1] == Some(m) {
+                KILLER + 1
+            } else if counter == Some(m) {
                 KILLER
             } else {
-                history.score(side, m)
+                history.quiet(side, m, ctx)
             };
         }
         MovePicker {
@@ -142,6 +159,7 @@ mod tests {
             PackedMove::new(quiet),
             &History::default(),
             0,
+            &Context::default(),
         );
         let order: Vec<Move> = picker.collect();
         assert_eq!(order.len(), moves.len());

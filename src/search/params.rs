@@ -19,3 +19,73 @@ pub fn history_bonus(depth: i32) -> i32 {
 
 /// How often (in nodes) the search looks at the stop flag.
 pub const STOP_CHECK_INTERVAL: u64 = 1024;
+
+// Pruning before the move loop (non-PV nodes, not in check).
+
+/// Reverse futility: the static eval beats beta by this much per ply.
+pub const RFP_MARGIN: i32 = 80;
+pub const RFP_MAX_DEPTH: i32 = 8;
+/// Razoring: the static eval is this far below alpha per ply.
+pub const RAZOR_MARGIN: i32 = 250;
+pub const RAZOR_MAX_DEPTH: i32 = 3;
+/// Null move: minimum depth, and the reduction's parts.
+pub const NMP_MIN_DEPTH: i32 = 3;
+pub const NMP_BASE: i32 = 3;
+pub const NMP_DEPTH_DIVISOR: i32 = 3;
+pub const NMP_EVAL_DIVISOR: i32 = 200;
+/// Internal iterative reduction without a table move, from this depth.
+pub const IIR_MIN_DEPTH: i32 = 4;
+
+// Pruning inside the move loop.
+
+/// Late move pruning: quiet moves tried before the rest are skipped.
+pub const LMP_MAX_DEPTH: i32 = 8;
+#[inline]
+pub fn lmp_limit(depth: i32, improving: bool) -> usize {
+    let base = 3 + depth * depth;
+    (if improving { base } else { base / 2 }) as usize
+}
+/// Futility: a quiet move cannot lift the static eval this far to alpha.
+pub const FUTILITY_MAX_DEPTH: i32 = 6;
+pub const FUTILITY_BASE: i32 = 90;
+pub const FUTILITY_MARGIN: i32 = 90;
+/// SEE pruning thresholds: quiet moves per ply, captures per ply squared.
+pub const SEE_MAX_DEPTH: i32 = 8;
+pub const SEE_QUIET_MARGIN: i32 = 60;
+pub const SEE_CAPTURE_MARGIN: i32 = 25;
+
+// Extensions and reductions.
+
+/// Singular extensions from this depth, with a table entry this close.
+pub const SINGULAR_MIN_DEPTH: i32 = 8;
+pub const SINGULAR_TT_DEPTH_MARGIN: i32 = 3;
+/// Late move reductions: ln(depth) * ln(moves) / LMR_DIVISOR + LMR_BASE.
+pub const LMR_BASE: f64 = 0.75;
+pub const LMR_DIVISOR: f64 = 2.25;
+pub const LMR_MIN_DEPTH: i32 = 3;
+/// History that lowers (or raises) the reduction by one ply.
+pub const LMR_HISTORY_DIVISOR: i32 = 8_192;
+
+/// The late-move-reduction table, by depth and move number.
+pub fn lmr_table() -> Box<[[i32; 64]; 64]> {
+    let mut t = Box::new([[0; 64]; 64]);
+    for (depth, row) in t.iter_mut().enumerate().skip(1) {
+        for (moves, r) in row.iter_mut().enumerate().skip(1) {
+            let ln = (depth as f64).ln() * (moves as f64).ln();
+            *r = (LMR_BASE + ln / LMR_DIVISOR) as i32;
+        }
+    }
+    t
+}
+
+// Time: scaling of the soft limit between iterations.
+
+/// Soft-limit factor by how many iterations the best move has held.
+pub const STABILITY_SCALE: [f64; 5] = [2.2, 1.4, 1.1, 0.9, 0.8];
+/// Extra time when the score fell since the last iteration, per centipawn.
+pub const SCORE_DROP_SCALE: f64 = 0.01;
+pub const SCORE_DROP_MAX: f64 = 1.6;
+/// Extra time when the best move took few of the iteration's nodes:
+/// factor = (NODE_SHARE_BASE - share) * NODE_SHARE_SCALE.
+pub const NODE_SHARE_BASE: f64 = 1.5;
+pub const NODE_SHARE_SCALE: f64 = 1.35;

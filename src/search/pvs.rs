@@ -2,20 +2,38 @@
 
 use std::sync::atomic::Ordering::Relaxed;
 
-use shakmaty::{Move, MoveList, Position};
+use shakmaty::{Move, MoveList, Position, Role};
 
 use super::Searcher;
+use super::history::{Context, PieceTo};
 use super::ordering::{MovePicker, is_tactical};
-use super::params::STOP_CHECK_INTERVAL;
+use super::params::{
+    FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_MAX_DEPTH,
+    LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, NMP_BASE, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR,
+    NMP_MIN_DEPTH, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN,
+    SEE_MAX_DEPTH, SEE_QUIET_MARGIN, SINGULAR_MIN_DEPTH, SINGULAR_TT_DEPTH_MARGIN,
+    STOP_CHECK_INTERVAL, lmp_limit,
+};
 use super::see::see_ge;
 use crate::board::Board;
 use crate::eval::evaluate;
-use crate::score::{DRAW, MATE, MAX_PLY, from_tt, to_tt};
-use crate::tt::{Bound, PackedMove};
+use crate::score::{DRAW, MATE, MATE_BOUND, MAX_PLY, from_tt, is_mate, to_tt};
+use crate::tt::{Bound, Entry, PackedMove};
+
+/// Whether a stored bound lets `score` stand for the window (`alpha`, `beta`).
+#[inline]
+fn bound_allows(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    }
+}
 
 impl Searcher {
     /// Fail-soft negamax PVS: returns the score of `board` from the side to
     /// move, searched `depth` plies deep within the window (`alpha`, `beta`).
+    #[allow(clippy::too_many_lines)]
     pub(super) fn search(
         &mut self,
         board: &Board,
@@ -45,6 +63,7 @@ impl Searcher {
         self.seldepth = self.seldepth.max(ply);
 
         let root = ply == 0;
+        let excluded = self.excluded[ply];
         if !root {
             // 4. Early exits: draws, the edge of the ply stack, and
             // mate-distance pruning (no line here can beat a mate already found).
@@ -62,62 +81,202 @@ impl Searcher {
         }
 
         // 5. Transposition table: reuse a result that is deep enough, but
-        // never cut at PV nodes, whose line we want to show whole.
-        let entry = self.tt.probe(board.key());
+        // never cut at PV nodes, whose line we want to show whole. A search
+        // that excludes a move is about another question: skip the table.
+        let entry = if excluded.is_none() {
+            self.probe(board)
+        } else {
+            None
+        };
         let tt_move = entry.map_or(PackedMove::NONE, |e| e.mv);
         if let Some(e) = entry
             && !pv_node
             && e.depth >= depth
+            && bound_allows(e.bound, from_tt(e.score, ply), alpha, beta)
         {
-            let score = from_tt(e.score, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if usable {
-                return score;
-            }
+            return from_tt(e.score, ply);
         }
 
-        // 6. Static evaluation, reused from the table when it has one.
+        // 6. Static evaluation, reused from the table when it has one, and
+        // sharpened by the table's score when its bound says which way.
         let eval = if in_check {
             -MATE
         } else {
             entry.map_or_else(|| evaluate(board.pos()), |e| e.eval)
         };
+        let estimate = match entry {
+            Some(e) if !in_check && !is_mate(e.score) => {
+                let s = from_tt(e.score, ply);
+                let sharper = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s > eval,
+                    Bound::Upper => s < eval,
+                };
+                if sharper { s } else { eval }
+            }
+            _ => eval,
+        };
+        self.evals[ply] = eval;
+        // Improving: better than two plies ago, so cut-offs are likelier.
+        let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
 
-        // 7. Move loop: best-first ordering; the first move gets the full
-        // window, later ones a null window that only proves they are worse,
-        // and are searched again with the full window when they are not.
+        // 7. Pruning before moves, at nodes expected to fail (non-PV).
+        if !pv_node && !in_check && excluded.is_none() {
+            // Reverse futility: so far above beta that a ply more won't fall below.
+            if depth <= RFP_MAX_DEPTH
+                && estimate < MATE_BOUND
+                && estimate - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+            {
+                return estimate;
+            }
+            // Razoring: so far below alpha that only captures could help.
+            if depth <= RAZOR_MAX_DEPTH && estimate + RAZOR_MARGIN * depth < alpha {
+                let score = self.qsearch(board, alpha, alpha + 1, ply);
+                if score <= alpha {
+                    return score;
+                }
+            }
+            // Null move: if passing still beats beta, a real move will too
+            // (not in pawn endings, where passing can be the only good move).
+            if depth >= NMP_MIN_DEPTH
+                && estimate >= beta
+                && eval >= beta
+                && self.context[ply].prev.is_some()
+                && has_pieces(board)
+                && let Some(score) = self.null_move(board, beta, depth, estimate, ply)
+            {
+                return score;
+            }
+        }
+
+        // Internal iterative reduction: without a table move the ordering
+        // is poor, so spend less here now and come back deeper later.
+        if depth >= IIR_MIN_DEPTH && tt_move == PackedMove::NONE && excluded.is_none() {
+            depth -= 1;
+        }
+
+        // 8. Move loop: best-first ordering; the first move gets the full
+        // window, later ones a null window (after a reduction when they come
+        // late) that only proves they are worse, and are searched again
+        // when they are not.
         let moves = if root {
             self.root_moves.iter().copied().collect()
         } else {
             board.pos().legal_moves()
         };
-        let picker = MovePicker::new(board, moves, tt_move, &self.history, ply);
+        let ctx = self.context[ply];
+        let picker = MovePicker::new(board, moves, tt_move, &self.history, ply, &ctx);
+        let side = board.turn();
+        let killers = self.history.killers(ply);
         let original_alpha = alpha;
         let mut best_score = -MATE - 1;
         let mut best_move = None;
         let mut quiets_tried = MoveList::new();
+        let mut captures_tried = MoveList::new();
         let mut searched = 0;
 
         for m in picker {
+            if excluded == Some(m) {
+                continue;
+            }
+            let tactical = is_tactical(m);
+
+            // 8a. Move pruning, once a line that is not mated is known.
+            if !root && best_score > -MATE_BOUND {
+                if tactical {
+                    if depth <= SEE_MAX_DEPTH
+                        && !see_ge(board.pos(), m, -SEE_CAPTURE_MARGIN * depth * depth)
+                    {
+                        continue;
+                    }
+                } else {
+                    let late = quiets_tried.len() >= lmp_limit(depth, improving);
+                    let futile = depth <= FUTILITY_MAX_DEPTH
+                        && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
+                    if !pv_node && !in_check && ((depth <= LMP_MAX_DEPTH && late) || futile) {
+                        continue;
+                    }
+                    if depth <= SEE_MAX_DEPTH && !see_ge(board.pos(), m, -SEE_QUIET_MARGIN * depth)
+                    {
+                        continue;
+                    }
+                }
+            }
+
+            // 8b. Singular extension: when the table move is much better
+            // than every other, search it deeper; when even the others beat
+            // beta, cut at once (multi-cut).
+            let mut extension = 0;
+            if let Some(e) = entry
+                && !root
+                && depth >= SINGULAR_MIN_DEPTH
+                && tt_move.matches(m)
+                && e.depth >= depth - SINGULAR_TT_DEPTH_MARGIN
+                && e.bound != Bound::Upper
+                && !is_mate(e.score)
+            {
+                let singular_beta = from_tt(e.score, ply) - 2 * depth;
+                self.excluded[ply] = Some(m);
+                let score = self.search(
+                    board,
+                    singular_beta - 1,
+                    singular_beta,
+                    (depth - 1) / 2,
+                    ply,
+                    false,
+                );
+                self.excluded[ply] = None;
+                if self.stopped {
+                    return DRAW;
+                }
+                if score < singular_beta {
+                    extension = 1;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                }
+            }
+
+            let nodes_before = self.nodes;
             let child = board.play(m);
             self.keys.push(child.key());
-            let score = if searched == 0 {
-                -self.search(&child, -beta, -alpha, depth - 1, ply + 1, pv_node)
+            self.context[ply + 1] = Context {
+                prev: Some(PieceTo::new(side, m)),
+                prev2: ctx.prev,
+            };
+            searched += 1;
+            let new_depth = depth - 1 + extension;
+            let score = if searched == 1 {
+                -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node)
             } else {
-                let mut s = -self.search(&child, -alpha - 1, -alpha, depth - 1, ply + 1, false);
+                // Late move reductions: late quiet moves are rarely best.
+                let mut r = 0;
+                if depth >= LMR_MIN_DEPTH && !tactical {
+                    r = self.lmr[depth.min(63) as usize][searched.min(63)];
+                    r -= i32::from(pv_node);
+                    r += i32::from(!improving);
+                    r -= i32::from(killers.contains(&Some(m)));
+                    r -= i32::from(child.in_check());
+                    r -= self.history.quiet(side, m, &ctx) / LMR_HISTORY_DIVISOR;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                self.stats.null_windows += 1;
+                let mut s = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, false);
+                if s > alpha && r > 0 {
+                    self.stats.researches += 1;
+                    s = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, false);
+                }
                 if s > alpha && s < beta && pv_node {
-                    s = -self.search(&child, -beta, -alpha, depth - 1, ply + 1, true);
+                    self.stats.researches += 1;
+                    s = -self.search(&child, -beta, -alpha, new_depth, ply + 1, true);
                 }
                 s
             };
             self.keys.pop();
-            searched += 1;
             if self.stopped {
                 return DRAW;
+            }
+            if root {
+                self.root_nodes.push((m, self.nodes - nodes_before));
             }
 
             if score > best_score {
@@ -125,45 +284,91 @@ impl Searcher {
                 if score > alpha {
                     best_move = Some(m);
                     alpha = score;
-                    self.update_pv(ply, m);
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
                     if score >= beta {
-                        // 9a. A quiet move that refutes: remember it.
-                        if !is_tactical(m) {
+                        // 8c. Remember what refutes, and what did not.
+                        self.stats.cut_nodes += 1;
+                        self.stats.first_move_cuts += u64::from(searched == 1);
+                        if tactical {
                             self.history
-                                .on_cutoff(board.turn(), ply, depth, m, &quiets_tried);
+                                .on_capture_cutoff(side, depth, Some(m), &captures_tried);
+                        } else {
+                            self.history
+                                .on_quiet_cutoff(side, ply, depth, m, &quiets_tried, &ctx);
+                            self.history
+                                .on_capture_cutoff(side, depth, None, &captures_tried);
                         }
                         break;
                     }
                 }
             }
-            if !is_tactical(m) {
+            if tactical {
+                captures_tried.push(m);
+            } else {
                 quiets_tried.push(m);
             }
         }
 
-        // 8. No legal move: checkmate or stalemate.
+        // 9. No legal move: checkmate or stalemate (or, in a singular
+        // search, no move but the excluded one). Pruning never skips the
+        // first move, so nothing searched means nothing legal.
         if searched == 0 {
-            return if in_check { -MATE + ply as i32 } else { DRAW };
+            return if excluded.is_some() {
+                alpha
+            } else if in_check {
+                -MATE + ply as i32
+            } else {
+                DRAW
+            };
         }
 
-        // 9b. Store what was learnt.
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if alpha > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        let stored_move = best_move.map_or(tt_move, PackedMove::new);
-        self.tt.store(
-            board.key(),
-            stored_move,
-            to_tt(best_score, ply),
-            eval,
-            depth,
-            bound,
-        );
+        // 10. Store what was learnt.
+        if excluded.is_none() {
+            let bound = if best_score >= beta {
+                Bound::Lower
+            } else if alpha > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let stored_move = best_move.map_or(tt_move, PackedMove::new);
+            self.tt.store(
+                board.key(),
+                stored_move,
+                to_tt(best_score, ply),
+                eval,
+                depth,
+                bound,
+            );
+        }
         best_score
+    }
+
+    /// Tries a null move; `Some(score)` when it proves a cut-off.
+    fn null_move(
+        &mut self,
+        board: &Board,
+        beta: i32,
+        depth: i32,
+        estimate: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        let child = board.null_move()?;
+        let r =
+            NMP_BASE + depth / NMP_DEPTH_DIVISOR + ((estimate - beta) / NMP_EVAL_DIVISOR).min(3);
+        self.keys.push(child.key());
+        self.nulls.push(self.keys.len() - 1);
+        self.context[ply + 1] = Context::default();
+        let score = -self.search(&child, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+        self.nulls.pop();
+        self.keys.pop();
+        if self.stopped || score < beta {
+            return None;
+        }
+        // A mate found after passing is not proved: report beta instead.
+        Some(if score >= MATE_BOUND { beta } else { score })
     }
 
     /// Quiescence: only captures and promotions (all moves when in check),
@@ -171,6 +376,7 @@ impl Searcher {
     fn qsearch(&mut self, board: &Board, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
         self.nodes += 1;
+        self.stats.qnodes += 1;
         if self.should_stop() {
             return DRAW;
         }
@@ -182,18 +388,12 @@ impl Searcher {
             return DRAW;
         }
 
-        let entry = self.tt.probe(board.key());
+        let entry = self.probe(board);
         let tt_move = entry.map_or(PackedMove::NONE, |e| e.mv);
-        if let Some(e) = entry {
-            let score = from_tt(e.score, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if usable {
-                return score;
-            }
+        if let Some(e) = entry
+            && bound_allows(e.bound, from_tt(e.score, ply), alpha, beta)
+        {
+            return from_tt(e.score, ply);
         }
 
         let in_check = board.in_check();
@@ -216,7 +416,8 @@ impl Searcher {
             return -MATE + ply as i32;
         }
         let picker = if in_check {
-            MovePicker::new(board, moves, tt_move, &self.history, ply)
+            let ctx = Context::default();
+            MovePicker::new(board, moves, tt_move, &self.history, ply, &ctx)
         } else {
             MovePicker::tactical(moves, tt_move)
         };
@@ -261,6 +462,14 @@ impl Searcher {
     }
 
     #[inline]
+    fn probe(&mut self, board: &Board) -> Option<Entry> {
+        self.stats.tt_probes += 1;
+        let entry = self.tt.probe(board.key());
+        self.stats.tt_hits += u64::from(entry.is_some());
+        entry
+    }
+
+    #[inline]
     fn should_stop(&mut self) -> bool {
         if self.nodes.is_multiple_of(STOP_CHECK_INTERVAL) && self.control.stop.load(Relaxed) {
             self.stopped = true;
@@ -275,7 +484,8 @@ impl Searcher {
 
     /// Draw by the fifty-move rule, insufficient material or repetition
     /// (one repetition within the game or the search path is enough: the
-    /// side that could avoid it would have).
+    /// side that could avoid it would have). Positions before a null move
+    /// in the search path do not count: the null move is no real move.
     fn is_draw(&self, board: &Board) -> bool {
         let halfmoves = board.halfmoves() as usize;
         if halfmoves >= 100 && !(board.in_check() && board.pos().legal_moves().is_empty()) {
@@ -285,8 +495,9 @@ impl Searcher {
             return true;
         }
         let n = self.keys.len();
+        let floor = self.nulls.last().copied().unwrap_or(0);
         let key = board.key();
-        let reach = halfmoves.min(n - 1);
+        let reach = halfmoves.min(n - 1 - floor);
         (4..=reach)
             .step_by(2)
             .any(|back| self.keys[n - 1 - back] == key)
@@ -299,4 +510,11 @@ impl Searcher {
         line.push(m);
         line.extend_from_slice(&tail[0]);
     }
+}
+
+/// Whether the side to move has a piece other than pawns and king.
+fn has_pieces(board: &Board) -> bool {
+    let b = board.pos().board();
+    let ours = b.by_color(board.turn());
+    (ours & !b.by_role(Role::Pawn) & !b.by_role(Role::King)).any()
 }

@@ -373,8 +373,9 @@ fn request(board: &Board, go: &Go) -> (Request, Vec<String>) {
     let clamp = |d: u32| i32::try_from(d).unwrap_or(i32::MAX);
     let mut depth = go.depth.map(clamp);
     if let Some(n) = go.mate {
-        // Without pruning, a mate in n shows by depth 2n - 1 if it exists.
-        let mate_depth = clamp(n.saturating_mul(2).saturating_sub(1)).max(1);
+        // A mate in n shows within a few iterations past depth 2n - 1 even
+        // with reductions; beyond that there is none to find.
+        let mate_depth = clamp(n.saturating_mul(4).saturating_add(4));
         depth = Some(depth.map_or(mate_depth, |d| d.min(mate_depth)));
     }
     let clock = TimeControl {
