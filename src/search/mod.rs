@@ -385,3 +385,99 @@ impl Searcher {
             .find(|&m| entry.mv.matches(m))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::MATE;
+    use shakmaty::uci::UciMove;
+
+    fn searcher() -> Searcher {
+        Searcher::new(Arc::new(Tt::new(4).unwrap()))
+    }
+
+    /// The board after `moves` from `fen`, with the keys of the way there.
+    fn game(fen: &str, moves: &[&str]) -> (Board, Vec<u64>) {
+        let mut board = Board::from_fen(fen).unwrap().0;
+        let mut keys = vec![board.key()];
+        for m in moves {
+            let m = m.parse::<UciMove>().unwrap().to_move(board.pos()).unwrap();
+            board = board.play(m);
+            keys.push(board.key());
+        }
+        (board, keys)
+    }
+
+    fn search(fen: &str, moves: &[&str], depth: i32) -> Outcome {
+        let (board, keys) = game(fen, moves);
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let control = Arc::new(Control::new(Instant::now(), None));
+        searcher().think(&board, &keys, limits, control, &mut |_| {})
+    }
+
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+    #[test]
+    fn repetition_is_a_draw_unless_an_irreversible_move_intervened() {
+        let mut s = searcher();
+        let (board, keys) = game(START, &["g1f3", "g8f6", "f3g1", "f6g8"]);
+        s.keys = keys;
+        assert!(s.is_draw(&board), "the start position came back");
+
+        // The same shuffle after a pawn move: the pawn move resets the count,
+        // and no position repeats after it.
+        let (board, keys) = game(START, &["g1f3", "g8f6", "e2e4", "f6g8"]);
+        s.keys = keys;
+        assert!(!s.is_draw(&board));
+
+        // Across a null move in the search path nothing counts.
+        let (board, keys) = game(START, &["g1f3", "g8f6", "f3g1", "f6g8"]);
+        s.keys = keys;
+        s.nulls = vec![2];
+        assert!(!s.is_draw(&board));
+    }
+
+    #[test]
+    fn fifty_move_rule_draws_but_mate_on_the_hundredth_ply_wins() {
+        let s = searcher();
+        let quiet = Board::from_fen("4k3/8/8/8/8/8/4R3/4K3 b - - 100 80")
+            .unwrap()
+            .0;
+        assert!(s.is_draw(&quiet));
+        let almost = Board::from_fen("4k3/8/8/8/8/8/4R3/4K3 b - - 99 80")
+            .unwrap()
+            .0;
+        assert!(!s.is_draw(&almost));
+        let mated = Board::from_fen("R3k3/8/4K3/8/8/8/8/8 b - - 100 80")
+            .unwrap()
+            .0;
+        assert!(!s.is_draw(&mated));
+    }
+
+    #[test]
+    fn a_losing_side_takes_the_repetition() {
+        // A queen down, Black can step back into a position of the game's
+        // history: that is a draw, and better than anything else.
+        let fen = "7k/8/8/8/8/8/8/3QK3 w - - 0 1";
+        let out = search(fen, &["e1e2", "h8g8", "e2e1"], 5);
+        assert_eq!(out.score, 0);
+        assert_eq!(out.best.map(crate::uci::uci_move).as_deref(), Some("g8h8"));
+        // Without that history the same position is lost.
+        let fresh = search("6k1/8/8/8/8/8/8/3QK3 b - - 3 2", &[], 5);
+        assert!(fresh.score < -500, "{}", fresh.score);
+    }
+
+    #[test]
+    fn mate_scores_count_plies_from_the_root() {
+        let mate_in_2 = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
+        assert_eq!(search(mate_in_2, &[], 6).score, MATE - 3);
+        let mated_in_2 = "8/8/8/8/8/5K2/8/R5k1 b - - 0 1";
+        assert_eq!(search(mated_in_2, &[], 6).score, -(MATE - 4));
+        let stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+        let out = search(stalemate, &[], 3);
+        assert_eq!((out.best, out.score), (None, 0));
+    }
+}

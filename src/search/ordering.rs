@@ -11,6 +11,7 @@
 //! captures-only mode that is cheaper), so the stages are kept by the scores
 //! and the laziness is in the selection.
 
+use arrayvec::ArrayVec;
 use shakmaty::{Color, Move, MoveList};
 
 use super::history::{Context, History};
@@ -49,7 +50,9 @@ pub fn is_tactical(m: Move) -> bool {
 /// Hands out the moves of one node best first.
 pub struct MovePicker {
     moves: MoveList,
-    scores: [i32; 256],
+    /// Scores of `moves`, index for index; only as long as the list, so
+    /// no node pays for clearing 256 slots.
+    scores: ArrayVec<i32, 256>,
     next: usize,
 }
 
@@ -63,12 +66,11 @@ impl MovePicker {
         ply: usize,
         ctx: &Context,
     ) -> MovePicker {
-        let mut scores = [0; 256];
         let killers = history.killers(ply);
         let counter = history.counter(ctx);
         let side: Color = board.turn();
-        for (score, &m) in scores.iter_mut().zip(moves.iter()) {
-            *score = if tt_move.matches(m) {
+        let score = |m: Move| {
+            if tt_move.matches(m) {
                 TT_MOVE
             } else if is_tactical(m) {
                 let base = if see_ge(board.pos(), m, 0) {
@@ -85,11 +87,11 @@ impl MovePicker {
                 KILLER
             } else {
                 history.quiet(side, m, ctx)
-            };
-        }
+            }
+        };
         MovePicker {
+            scores: moves.iter().map(|&m| score(m)).collect(),
             moves,
-            scores,
             next: 0,
         }
     }
@@ -97,17 +99,16 @@ impl MovePicker {
     /// Orders the captures and promotions of a quiescence node by MVV-LVA.
     pub fn tactical(mut moves: MoveList, tt_move: PackedMove) -> MovePicker {
         moves.retain(|m| is_tactical(*m));
-        let mut scores = [0; 256];
-        for (score, &m) in scores.iter_mut().zip(moves.iter()) {
-            *score = if tt_move.matches(m) {
+        let score = |m: Move| {
+            if tt_move.matches(m) {
                 TT_MOVE
             } else {
                 mvv_lva(m)
-            };
-        }
+            }
+        };
         MovePicker {
+            scores: moves.iter().map(|&m| score(m)).collect(),
             moves,
-            scores,
             next: 0,
         }
     }

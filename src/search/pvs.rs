@@ -333,14 +333,8 @@ impl Searcher {
             } else {
                 Bound::Upper
             };
-            let stored_move = best_move.map_or(tt_move, PackedMove::new);
-            self.tt.store(
-                board.key(),
-                stored_move,
-                to_tt(best_score, ply),
-                eval,
-                depth,
-                bound,
+            self.store(
+                board, ply, best_move, tt_move, best_score, eval, depth, bound,
             );
         }
         best_score
@@ -449,16 +443,28 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        let stored_move = best_move.map_or(tt_move, PackedMove::new);
-        self.tt.store(
-            board.key(),
-            stored_move,
-            to_tt(best_score, ply),
-            eval,
-            0,
-            bound,
-        );
+        self.store(board, ply, best_move, tt_move, best_score, eval, 0, bound);
         best_score
+    }
+
+    /// Stores a node's result, keeping the old table move when no move
+    /// raised alpha, with a mate score made relative to the node.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn store(
+        &self,
+        board: &Board,
+        ply: usize,
+        best_move: Option<Move>,
+        tt_move: PackedMove,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let mv = best_move.map_or(tt_move, PackedMove::new);
+        self.tt
+            .store(board.key(), mv, to_tt(score, ply), eval, depth, bound);
     }
 
     #[inline]
@@ -486,7 +492,7 @@ impl Searcher {
     /// (one repetition within the game or the search path is enough: the
     /// side that could avoid it would have). Positions before a null move
     /// in the search path do not count: the null move is no real move.
-    fn is_draw(&self, board: &Board) -> bool {
+    pub(super) fn is_draw(&self, board: &Board) -> bool {
         let halfmoves = board.halfmoves() as usize;
         if halfmoves >= 100 && !(board.in_check() && board.pos().legal_moves().is_empty()) {
             return true;
@@ -497,7 +503,7 @@ impl Searcher {
         let n = self.keys.len();
         let floor = self.nulls.last().copied().unwrap_or(0);
         let key = board.key();
-        let reach = halfmoves.min(n - 1 - floor);
+        let reach = halfmoves.min(n.saturating_sub(1 + floor));
         (4..=reach)
             .step_by(2)
             .any(|back| self.keys[n - 1 - back] == key)
