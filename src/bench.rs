@@ -5,7 +5,9 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::board::Board;
+use shakmaty::CastlingMode;
+
+use crate::board::{Board, uci_move};
 use crate::search::{Control, Limits, Searcher, Stats};
 use crate::tt::Tt;
 
@@ -43,7 +45,8 @@ pub fn run(depth: Option<i32>, out: &mut dyn FnMut(&str)) -> u64 {
     // Nodes of all positions by the end of each iteration, for the EBF.
     let mut by_depth = vec![0u64; depth as usize + 1];
     for (i, fen) in POSITIONS.iter().enumerate() {
-        let (board, _) = Board::from_fen(fen).expect("bench positions are valid");
+        let (board, _) =
+            Board::from_fen(fen, CastlingMode::Standard).expect("bench positions are valid");
         let tt = Arc::new(Tt::new(HASH_MB).expect("16 MB for bench"));
         let mut searcher = Searcher::new(tt);
         let control = Arc::new(Control::new(Instant::now(), None));
@@ -66,7 +69,7 @@ pub fn run(depth: Option<i32>, out: &mut dyn FnMut(&str)) -> u64 {
         stats += searcher.stats;
         let best = outcome
             .best
-            .map_or("0000".to_string(), crate::uci::uci_move);
+            .map_or("0000".to_string(), |m| uci_move(m, CastlingMode::Standard));
         out(&format!(
             "position {:2} bestmove {best:6} nodes {:>10}",
             i + 1,

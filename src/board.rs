@@ -38,12 +38,12 @@ impl Board {
     ///
     /// # Errors
     /// A message for the user when the text is no FEN or no playable position.
-    pub fn from_fen(text: &str) -> Result<(Board, Vec<String>), String> {
+    pub fn from_fen(text: &str, mode: CastlingMode) -> Result<(Board, Vec<String>), String> {
         let fen: Fen = text
             .trim()
             .parse()
             .map_err(|e| format!("invalid FEN '{text}': {e}"))?;
-        match fen.into_position::<Chess>(CastlingMode::Standard) {
+        match fen.into_position::<Chess>(mode) {
             Ok(pos) => Ok((Board::new(pos), Vec::new())),
             Err(e) => {
                 let warning = format!("FEN '{text}': {e}; accepted");
@@ -188,6 +188,12 @@ impl Board {
     }
 }
 
+/// A move in UCI notation: `e1g1` for castling in standard chess, king
+/// takes rook (`e1h1`) in Chess960.
+pub fn uci_move(m: Move, mode: CastlingMode) -> String {
+    m.to_uci(mode).to_string()
+}
+
 /// The key of a position computed from scratch.
 pub fn full_key(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
@@ -221,7 +227,7 @@ mod tests {
     }
 
     fn check_random_games(fen: &str, seed: u64) {
-        let start = Board::from_fen(fen).unwrap().0;
+        let start = Board::from_fen(fen, CastlingMode::Standard).unwrap().0;
         let mut rng = seed;
         for _ in 0..200 {
             let mut board = start.clone();
@@ -268,10 +274,13 @@ mod tests {
         let a = Board::startpos()
             .play(parse(&Board::startpos(), "e2e4"))
             .key();
-        let b = Board::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
-            .unwrap()
-            .0
-            .key();
+        let b = Board::from_fen(
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            CastlingMode::Standard,
+        )
+        .unwrap()
+        .0
+        .key();
         assert_eq!(a, b);
     }
 
@@ -286,18 +295,37 @@ mod tests {
 #[cfg(test)]
 mod fen_tests {
     use super::Board;
+    use shakmaty::{CastlingMode, Position};
+
+    fn from_fen(text: &str) -> Result<(Board, Vec<String>), String> {
+        Board::from_fen(text, CastlingMode::Standard)
+    }
 
     #[test]
     fn short_and_flawed_fens() {
-        let (b, w) = Board::from_fen("8/8/8/8/8/8/k7/2K5 w").unwrap();
+        let (b, w) = from_fen("8/8/8/8/8/8/k7/2K5 w").unwrap();
         assert!(w.is_empty());
         assert_eq!(b.halfmoves(), 0);
         // Castling rights without the rook: mended, with a warning.
-        let (_, w) = Board::from_fen("4k3/8/8/8/8/8/8/4K3 w KQ - 0 1").unwrap();
+        let (_, w) = from_fen("4k3/8/8/8/8/8/8/4K3 w KQ - 0 1").unwrap();
         assert_eq!(w.len(), 1);
         // Both kings in check, no king, garbage: refused.
-        assert!(Board::from_fen("4k3/8/8/8/8/8/8/8 w - - 0 1").is_err());
-        assert!(Board::from_fen("4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1").is_err());
-        assert!(Board::from_fen("not a fen").is_err());
+        assert!(from_fen("4k3/8/8/8/8/8/8/8 w - - 0 1").is_err());
+        assert!(from_fen("4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1").is_err());
+        assert!(from_fen("not a fen").is_err());
+        // Shredder-FEN and X-FEN castling in Chess960.
+        let (b, w) = Board::from_fen(
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            CastlingMode::Chess960,
+        )
+        .unwrap();
+        assert!(w.is_empty());
+        assert_eq!(b.pos().castles().castling_rights().count(), 4);
+        let (b, _) = Board::from_fen(
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9",
+            CastlingMode::Chess960,
+        )
+        .unwrap();
+        assert_eq!(b.pos().castles().castling_rights().count(), 4);
     }
 }

@@ -16,6 +16,24 @@ mod uci;
 
 use std::process::ExitCode;
 
+use shakmaty::CastlingMode;
+
+/// A FEN from the command line: standard chess when it is one, else Chess960
+/// (Shredder-FEN or X-FEN castling rights).
+fn read_fen(text: &str) -> Result<(board::Board, CastlingMode), String> {
+    board::Board::from_fen(text, CastlingMode::Standard)
+        .ok()
+        .filter(|(_, warnings)| warnings.is_empty())
+        .map(|(b, _)| (b, CastlingMode::Standard))
+        .map_or_else(
+            || {
+                board::Board::from_fen(text, CastlingMode::Chess960)
+                    .map(|(b, _)| (b, CastlingMode::Chess960))
+            },
+            Ok,
+        )
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut print = |s: &str| println!("{s}");
@@ -35,16 +53,16 @@ fn main() -> ExitCode {
                 return ExitCode::FAILURE;
             };
             let board = match args.get(2..).filter(|f| !f.is_empty()) {
-                None => board::Board::startpos(),
-                Some(fen) => match board::Board::from_fen(&fen.join(" ")) {
-                    Ok((board, _)) => board,
+                None => (board::Board::startpos(), CastlingMode::Standard),
+                Some(fen) => match read_fen(&fen.join(" ")) {
+                    Ok(board) => board,
                     Err(e) => {
                         eprintln!("{e}");
                         return ExitCode::FAILURE;
                     }
                 },
             };
-            perft::divide(&board, depth, &mut print);
+            perft::divide(&board.0, depth, board.1, &mut print);
             ExitCode::SUCCESS
         }
         Some(other) => {

@@ -3,9 +3,9 @@
 
 use std::time::Instant;
 
-use shakmaty::Position;
+use shakmaty::{CastlingMode, Position};
 
-use crate::board::Board;
+use crate::board::{Board, uci_move};
 
 /// Leaf nodes `depth` plies below `board` (bulk-counted at the last ply).
 pub fn perft(board: &Board, depth: u32) -> u64 {
@@ -21,12 +21,12 @@ pub fn perft(board: &Board, depth: u32) -> u64 {
 }
 
 /// Perft with the count below each root move, then the total and speed.
-pub fn divide(board: &Board, depth: u32, out: &mut dyn FnMut(&str)) -> u64 {
+pub fn divide(board: &Board, depth: u32, mode: CastlingMode, out: &mut dyn FnMut(&str)) -> u64 {
     let start = Instant::now();
     let mut total = 0;
     for m in board.pos().legal_moves() {
         let n = perft(&board.play(m), depth.saturating_sub(1));
-        out(&format!("{}: {n}", crate::uci::uci_move(m)));
+        out(&format!("{}: {n}", uci_move(m, mode)));
         total += n;
     }
     let secs = start.elapsed().as_secs_f64().max(1e-9);
@@ -45,30 +45,44 @@ mod tests {
     use super::*;
 
     fn board(fen: &str) -> Board {
-        Board::from_fen(fen).unwrap().0
+        Board::from_fen(fen, CastlingMode::Standard).unwrap().0
     }
 
-    /// Every position of `epd/perftsuite.epd` to the depths whose counts
-    /// stay under a limit that keeps the run short.
-    #[test]
-    fn perft_suite() {
-        let suite = include_str!("../epd/perftsuite.epd");
+    /// Every position of a suite to the depths whose counts stay under a
+    /// limit that keeps the run short; returns how many counts were checked.
+    fn check_suite(suite: &str, mode: CastlingMode, limit: u64) -> usize {
         let mut checked = 0;
         for line in suite.lines().filter(|l| !l.trim().is_empty()) {
             let mut parts = line.split(';');
-            let b = board(parts.next().unwrap().trim());
+            let b = Board::from_fen(parts.next().unwrap().trim(), mode)
+                .unwrap()
+                .0;
             for part in parts {
                 let (d, n) = part.trim().split_once(' ').unwrap();
                 let depth: u32 = d.trim_start_matches('D').parse().unwrap();
                 let expected: u64 = n.trim().parse().unwrap();
-                if expected > 2_000_000 {
+                if expected > limit {
                     break;
                 }
                 assert_eq!(perft(&b, depth), expected, "{line} depth {depth}");
                 checked += 1;
             }
         }
+        checked
+    }
+
+    #[test]
+    fn perft_suite() {
+        let suite = include_str!("../epd/perftsuite.epd");
+        let checked = check_suite(suite, CastlingMode::Standard, 2_000_000);
         assert!(checked > 400, "only {checked} counts checked");
+    }
+
+    #[test]
+    fn chess960_perft_suite() {
+        let suite = include_str!("../epd/frcperftsuite.epd");
+        let checked = check_suite(suite, CastlingMode::Chess960, 200_000);
+        assert!(checked > 2800, "only {checked} counts checked");
     }
 
     #[test]

@@ -223,3 +223,35 @@ fn end_of_input_lets_a_finite_search_answer() {
     e.bestmove(SECOND * 10);
     assert!(e.exited_within(SECOND * 5));
 }
+
+#[test]
+fn chess960_castling_is_king_takes_rook_both_ways() {
+    let mut e = Engine::spawn();
+    e.send("uci");
+    let lines = e.read_until(SECOND * 5, |l| l == "uciok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name UCI_Chess960 type check"))
+    );
+    e.send("setoption name UCI_Chess960 value true");
+    // Shredder-FEN castling rights; the king on b1 castles with the h1 rook.
+    e.send("position fen rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1 moves b1h1");
+    e.send("d");
+    let fen = e.expect("Fen:", SECOND * 5);
+    assert!(fen.starts_with("Fen: rk5r/8/8/8/8/8/8/R4RK1 b"), "{fen}");
+    // And the engine writes its own castling the same way.
+    e.send("position fen rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1");
+    e.send("go depth 3 searchmoves b1h1");
+    assert_eq!(e.bestmove(SECOND * 10), "b1h1");
+    // X-FEN (KQkq meaning the outermost rooks) reads the same position.
+    e.send("position fen rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1 moves b1a1");
+    e.send("d");
+    let fen = e.expect("Fen:", SECOND * 5);
+    assert!(fen.starts_with("Fen: rk5r/8/8/8/8/8/8/2KR3R b"), "{fen}");
+    assert!(
+        !e.log.iter().any(|l| l.starts_with("info string")),
+        "{:?}",
+        e.log
+    );
+}

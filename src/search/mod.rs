@@ -398,7 +398,9 @@ mod tests {
 
     /// The board after `moves` from `fen`, with the keys of the way there.
     fn game(fen: &str, moves: &[&str]) -> (Board, Vec<u64>) {
-        let mut board = Board::from_fen(fen).unwrap().0;
+        let mut board = Board::from_fen(fen, shakmaty::CastlingMode::Standard)
+            .unwrap()
+            .0;
         let mut keys = vec![board.key()];
         for m in moves {
             let m = m.parse::<UciMove>().unwrap().to_move(board.pos()).unwrap();
@@ -443,17 +445,11 @@ mod tests {
     #[test]
     fn fifty_move_rule_draws_but_mate_on_the_hundredth_ply_wins() {
         let s = searcher();
-        let quiet = Board::from_fen("4k3/8/8/8/8/8/4R3/4K3 b - - 100 80")
-            .unwrap()
-            .0;
+        let quiet = game("4k3/8/8/8/8/8/4R3/4K3 b - - 100 80", &[]).0;
         assert!(s.is_draw(&quiet));
-        let almost = Board::from_fen("4k3/8/8/8/8/8/4R3/4K3 b - - 99 80")
-            .unwrap()
-            .0;
+        let almost = game("4k3/8/8/8/8/8/4R3/4K3 b - - 99 80", &[]).0;
         assert!(!s.is_draw(&almost));
-        let mated = Board::from_fen("R3k3/8/4K3/8/8/8/8/8 b - - 100 80")
-            .unwrap()
-            .0;
+        let mated = game("R3k3/8/4K3/8/8/8/8/8 b - - 100 80", &[]).0;
         assert!(!s.is_draw(&mated));
     }
 
@@ -464,7 +460,10 @@ mod tests {
         let fen = "7k/8/8/8/8/8/8/3QK3 w - - 0 1";
         let out = search(fen, &["e1e2", "h8g8", "e2e1"], 5);
         assert_eq!(out.score, 0);
-        assert_eq!(out.best.map(crate::uci::uci_move).as_deref(), Some("g8h8"));
+        let best = out
+            .best
+            .map(|m| crate::board::uci_move(m, shakmaty::CastlingMode::Standard));
+        assert_eq!(best.as_deref(), Some("g8h8"));
         // Without that history the same position is lost.
         let fresh = search("6k1/8/8/8/8/8/8/3QK3 b - - 3 2", &[], 5);
         assert!(fresh.score < -500, "{}", fresh.score);

@@ -2,16 +2,12 @@
 
 use std::fmt::Write;
 
-use shakmaty::{CastlingMode, Move};
+use shakmaty::CastlingMode;
 
+use crate::board::uci_move;
 use crate::score::{is_mate, mate_in_moves};
 use crate::search::{Iteration, Outcome};
 use crate::tt::Bound;
-
-/// A move in UCI notation (`e1g1` for castling in standard chess).
-pub fn uci_move(m: Move) -> String {
-    m.to_uci(CastlingMode::Standard).to_string()
-}
 
 /// `cp N` or `mate N`.
 pub fn score(s: i32) -> String {
@@ -23,7 +19,7 @@ pub fn score(s: i32) -> String {
 }
 
 /// The `info` line of an iteration.
-pub fn info(it: &Iteration) -> String {
+pub fn info(it: &Iteration, mode: CastlingMode) -> String {
     let ms = it.elapsed.as_millis();
     let nps = u128::from(it.nodes) * 1000 / ms.max(1);
     let mut line = format!(
@@ -46,17 +42,21 @@ pub fn info(it: &Iteration) -> String {
         line.push_str(" pv");
         for &m in &it.pv {
             line.push(' ');
-            line.push_str(&uci_move(m));
+            line.push_str(&uci_move(m, mode));
         }
     }
     line
 }
 
 /// The `bestmove` line; `bestmove 0000` when there is no legal move.
-pub fn bestmove(o: &Outcome) -> String {
+pub fn bestmove(o: &Outcome, mode: CastlingMode) -> String {
     match (o.best, o.ponder) {
-        (Some(b), Some(p)) => format!("bestmove {} ponder {}", uci_move(b), uci_move(p)),
-        (Some(b), None) => format!("bestmove {}", uci_move(b)),
+        (Some(b), Some(p)) => format!(
+            "bestmove {} ponder {}",
+            uci_move(b, mode),
+            uci_move(p, mode)
+        ),
+        (Some(b), None) => format!("bestmove {}", uci_move(b, mode)),
         (None, _) => "bestmove 0000".into(),
     }
 }
@@ -65,6 +65,7 @@ pub fn bestmove(o: &Outcome) -> String {
 mod tests {
     use super::*;
     use crate::score::MATE;
+    use shakmaty::CastlingMode;
     use shakmaty::{Chess, Position};
     use std::time::Duration;
 
@@ -81,12 +82,15 @@ mod tests {
             hashfull: 12,
             pv: vec![m],
         };
-        let line = info(&it);
+        let line = info(&it, CastlingMode::Standard);
         assert!(line.starts_with("info depth 5 seldepth 9 score mate -2 lowerbound nodes 2000 nps 4000 hashfull 12 time 500 pv "));
     }
 
     #[test]
     fn no_move_is_0000() {
-        assert_eq!(bestmove(&Outcome::default()), "bestmove 0000");
+        assert_eq!(
+            bestmove(&Outcome::default(), CastlingMode::Standard),
+            "bestmove 0000"
+        );
     }
 }

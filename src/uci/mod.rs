@@ -12,7 +12,7 @@ use std::time::Duration;
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{EnPassantMode, Move, Position};
+use shakmaty::{CastlingMode, EnPassantMode, Move, Position};
 
 use crate::board::Board;
 use crate::engine::{Engine, Event, Request};
@@ -22,8 +22,6 @@ use crate::time::TimeControl;
 use crate::{bench, perft};
 use options::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, Setting};
 use parse::{Command, Go, parse, shorten};
-
-pub use format::uci_move;
 
 const NAME: &str = concat!("Brudno ", env!("CARGO_PKG_VERSION"));
 const AUTHOR: &str = "the Brudno developers";
@@ -97,6 +95,8 @@ struct Uci {
     /// for `stop` or `ponderhit`.
     holding: bool,
     held: Option<crate::search::Outcome>,
+    /// `UCI_Chess960`: how castling is read and written.
+    castling: CastlingMode,
 }
 
 /// Runs the UCI loop until `quit` or the end of input.
@@ -119,6 +119,7 @@ pub fn run() {
         board,
         holding: false,
         held: None,
+        castling: CastlingMode::Standard,
     };
     uci.engine.move_overhead = Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS);
     loop {
@@ -185,7 +186,7 @@ impl Uci {
             Command::Perft(depth) => {
                 self.halt();
                 let out = &mut self.out;
-                perft::divide(&self.board, depth, &mut |s| out.line(s));
+                perft::divide(&self.board, depth, self.castling, &mut |s| out.line(s));
             }
             Command::Bench(depth) => {
                 self.halt();
@@ -200,12 +201,12 @@ impl Uci {
 
     fn handle_event(&mut self, event: Event) {
         match event {
-            Event::Iteration(it) => self.out.line(&format::info(&it)),
+            Event::Iteration(it) => self.out.line(&format::info(&it, self.castling)),
             Event::Done(outcome) => {
                 if self.holding {
                     self.held = Some(outcome);
                 } else {
-                    self.out.line(&format::bestmove(&outcome));
+                    self.out.line(&format::bestmove(&outcome, self.castling));
                 }
             }
         }
@@ -215,7 +216,7 @@ impl Uci {
     fn release(&mut self) {
         self.holding = false;
         if let Some(o) = self.held.take() {
-            self.out.line(&format::bestmove(&o));
+            self.out.line(&format::bestmove(&o, self.castling));
         }
     }
 
@@ -237,7 +238,7 @@ impl Uci {
     }
 
     fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
-        match build_position(fen, moves) {
+        match build_position(fen, moves, self.castling) {
             Ok((board, keys, warnings)) => {
                 for w in warnings {
                     self.out.info_string(&w);
@@ -277,6 +278,13 @@ impl Uci {
             }
             Ok(Setting::MoveOverhead(ms)) => {
                 self.engine.move_overhead = Duration::from_millis(ms);
+            }
+            Ok(Setting::Chess960(on)) => {
+                self.castling = if on {
+                    CastlingMode::Chess960
+                } else {
+                    CastlingMode::Standard
+                };
             }
             Ok(Setting::Threads(_) | Setting::Ponder(_)) => {}
             Err(e) => self.out.info_string(&e),
@@ -333,10 +341,11 @@ impl Uci {
 fn build_position(
     fen: Option<&str>,
     moves: &[String],
+    mode: CastlingMode,
 ) -> Result<(Board, Vec<u64>, Vec<String>), String> {
     let (mut board, warnings) = match fen {
         None => (Board::startpos(), Vec::new()),
-        Some(text) => Board::from_fen(text)?,
+        Some(text) => Board::from_fen(text, mode)?,
     };
     let mut keys = vec![board.key()];
     for (i, text) in moves.iter().enumerate() {

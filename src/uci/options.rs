@@ -13,6 +13,7 @@ pub enum Setting {
     MoveOverhead(u64),
     ClearHash,
     Ponder(bool),
+    Chess960(bool),
 }
 
 /// The `option …` lines sent after `uci`.
@@ -25,7 +26,16 @@ pub fn declarations() -> Vec<String> {
         ),
         "option name Clear Hash type button".into(),
         "option name Ponder type check default false".into(),
+        "option name UCI_Chess960 type check default false".into(),
     ]
+}
+
+fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
+    match value.map(str::trim) {
+        Some("true") => Ok(true),
+        Some("false") => Ok(false),
+        _ => Err(format!("option {name} takes true or false")),
+    }
 }
 
 fn spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, String> {
@@ -65,11 +75,9 @@ pub fn parse_setting(name: &str, value: Option<&str>) -> Result<Setting, String>
     } else if is("Clear Hash") {
         Ok(Setting::ClearHash)
     } else if is("Ponder") {
-        match value.map(str::trim) {
-            Some("true") => Ok(Setting::Ponder(true)),
-            Some("false") => Ok(Setting::Ponder(false)),
-            _ => Err("option Ponder takes true or false".into()),
-        }
+        check("Ponder", value).map(Setting::Ponder)
+    } else if is("UCI_Chess960") {
+        check("UCI_Chess960", value).map(Setting::Chess960)
     } else {
         Err(format!("no such option '{}'", super::parse::shorten(name)))
     }
