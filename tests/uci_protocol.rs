@@ -255,3 +255,151 @@ fn chess960_castling_is_king_takes_rook_both_ways() {
         e.log
     );
 }
+
+/// A small deterministic generator, so a failing case can be replayed.
+fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+/// Thousands of random and mutated command lines: the engine never dies,
+/// answers `isready` after all of them, and still plays a legal move.
+#[test]
+fn fuzzed_lines_never_knock_the_engine_over() {
+    let words = [
+        "uci",
+        "isready",
+        "ucinewgame",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "go",
+        "stop",
+        "ponderhit",
+        "setoption",
+        "name",
+        "value",
+        "Hash",
+        "Threads",
+        "Move",
+        "Overhead",
+        "Clear",
+        "UCI_Chess960",
+        "true",
+        "false",
+        "depth",
+        "nodes",
+        "mate",
+        "movetime",
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "movestogo",
+        "infinite",
+        "ponder",
+        "searchmoves",
+        "perft",
+        "e2e4",
+        "e7e5",
+        "e1g1",
+        "a7a8q",
+        "0000",
+        "-1",
+        "0",
+        "1",
+        "2",
+        "99999999999999999999",
+        "8/8/8/8/8/8/8/8",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+        "w",
+        "b",
+        "KQkq",
+        "-",
+        "HAha",
+        "d",
+        "eval",
+        "\u{0}",
+        "\u{fffd}",
+        "é",
+        "",
+    ];
+    let mut rng = 0x2545_f491_4f6c_dd1d_u64;
+    let mut e = Engine::spawn();
+    let mut batch = String::new();
+    for i in 0..3000 {
+        let n = 1 + xorshift(&mut rng) % 9;
+        let mut line: Vec<String> = (0..n)
+            .map(|_| words[(xorshift(&mut rng) % words.len() as u64) as usize].to_string())
+            .collect();
+        // Never let a fuzzed line end the session or start an endless search.
+        line.retain(|w| w != "quit");
+        let mut text = line.join(" ");
+        if text.starts_with("go") {
+            text.push_str(" depth 1");
+        }
+        if text.starts_with("perft") || text.starts_with("go perft") {
+            text = "perft 1".into();
+        }
+        // Mutate some bytes of every tenth line.
+        if i % 10 == 0 && !text.is_empty() {
+            let mut bytes = text.into_bytes();
+            let at = (xorshift(&mut rng) % bytes.len() as u64) as usize;
+            bytes[at] = (xorshift(&mut rng) % 256) as u8;
+            text = String::from_utf8_lossy(&bytes).into_owned();
+            text.retain(|c| c != '\n' && c != '\r');
+        }
+        batch.push_str(&text);
+        batch.push('\n');
+        if i % 100 == 99 {
+            batch.push_str("stop\n");
+            e.send_bytes(batch.as_bytes());
+            batch.clear();
+            e.sync();
+        }
+    }
+    e.send("stop");
+    e.sync();
+    // Let every answer still in flight arrive before the final check.
+    while !e.silent_for(std::time::Duration::from_millis(300)) {}
+    e.send("setoption name UCI_Chess960 value false");
+    e.send("position startpos moves e2e4");
+    e.send("go depth 2");
+    let best = e.bestmove(SECOND * 30);
+    assert!(is_legal(&position(None, &["e2e4"]), &best), "{best}");
+    e.sync();
+}
+
+/// Rapid `go`/`stop` cycles with new games and option changes between
+/// them: every `go` gets exactly one `bestmove`, and nothing deadlocks.
+#[test]
+fn a_thousand_go_stop_cycles() {
+    let mut e = Engine::spawn();
+    let mut script = String::new();
+    for i in 0..1000 {
+        script.push_str("position startpos moves e2e4 e7e5\ngo infinite\nstop\n");
+        if i % 100 == 0 {
+            script.push_str("ucinewgame\nsetoption name Hash value 2\nsetoption name Clear Hash\n");
+        }
+    }
+    e.send_bytes(script.as_bytes());
+    e.sync();
+    let mut count = e.log.iter().filter(|l| l.starts_with("bestmove")).count();
+    while count < 1000 {
+        e.expect("bestmove", SECOND * 10);
+        count += 1;
+    }
+    e.sync();
+    assert_eq!(
+        e.log.iter().filter(|l| l.starts_with("bestmove")).count(),
+        1000
+    );
+    let pos = position(None, &["e2e4", "e7e5"]);
+    for l in e.log.iter().filter(|l| l.starts_with("bestmove")) {
+        let m = l.split_whitespace().nth(1).unwrap();
+        assert!(is_legal(&pos, m), "{l}");
+    }
+}
