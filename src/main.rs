@@ -6,6 +6,7 @@
 mod bench;
 mod board;
 mod engine;
+mod epd;
 mod eval;
 mod perft;
 mod score;
@@ -65,10 +66,62 @@ fn main() -> ExitCode {
             perft::divide(&board.0, depth, board.1, &mut print);
             ExitCode::SUCCESS
         }
+        Some("epd") => run_epd(&args[1..]),
         Some(other) => {
             eprintln!(
-                "unknown argument '{other}'; usage: brudno [bench [depth] | perft <depth> [fen]]"
+                "unknown argument '{other}'; usage: brudno [bench [depth] | perft <depth> [fen] | epd <file> [options]]"
             );
+            ExitCode::FAILURE
+        }
+    }
+}
+
+const EPD_USAGE: &str =
+    "usage: brudno epd FILE [--movetime MS | --nodes N | --depth D] [--threads 1] [--hash MB]";
+
+/// `brudno epd FILE …`: runs a test suite.
+fn run_epd(args: &[String]) -> ExitCode {
+    let Some(file) = args.first() else {
+        eprintln!("{EPD_USAGE}");
+        return ExitCode::FAILURE;
+    };
+    let mut budget = epd::Budget::MoveTime(std::time::Duration::from_millis(1000));
+    let mut hash = 16;
+    let mut rest = args[1..].iter();
+    while let Some(flag) = rest.next() {
+        let Some(value) = rest.next().and_then(|v| v.parse::<u64>().ok()) else {
+            eprintln!("{flag} needs a number; {EPD_USAGE}");
+            return ExitCode::FAILURE;
+        };
+        match flag.as_str() {
+            "--movetime" => {
+                budget = epd::Budget::MoveTime(std::time::Duration::from_millis(value));
+            }
+            "--nodes" => budget = epd::Budget::Nodes(value),
+            "--depth" => budget = epd::Budget::Depth(i32::try_from(value).unwrap_or(i32::MAX)),
+            "--hash" => hash = usize::try_from(value).unwrap_or(16),
+            "--threads" if value == 1 => {}
+            "--threads" => {
+                eprintln!("this build searches with one thread");
+                return ExitCode::FAILURE;
+            }
+            _ => {
+                eprintln!("unknown option {flag}; {EPD_USAGE}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let text = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("cannot read {file}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match epd::run(&text, budget, hash, &mut |s| println!("{s}")) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
             ExitCode::FAILURE
         }
     }
