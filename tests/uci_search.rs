@@ -198,3 +198,51 @@ fn a_new_go_while_searching_still_answers_the_old_one() {
     e.bestmove(SECOND * 5);
     e.sync();
 }
+
+#[test]
+fn multipv_shows_distinct_lines_best_first() {
+    let _g = lock();
+    let mut e = Engine::spawn();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos moves e2e4 e7e5 g1f3");
+    e.send("go depth 6");
+    let lines = e.read_until(SECOND * 30, |l| l.starts_with("bestmove"));
+    let depth6: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 6 ") && !l.contains("bound"))
+        .collect();
+    assert_eq!(depth6.len(), 3, "{lines:?}");
+    let field = |l: &str, key: &str| -> String {
+        l.split(&format!(" {key} "))
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let firsts: Vec<String> = depth6.iter().map(|l| field(l, "pv")).collect();
+    assert_eq!(
+        depth6
+            .iter()
+            .map(|l| field(l, "multipv"))
+            .collect::<Vec<_>>(),
+        ["1", "2", "3"]
+    );
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    let scores: Vec<i32> = depth6
+        .iter()
+        .map(|l| field(l, "cp").parse().unwrap())
+        .collect();
+    assert!(
+        scores[0] >= scores[1] && scores[1] >= scores[2],
+        "{scores:?}"
+    );
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+    assert_eq!(best, firsts[0]);
+    // Back to one line: no multipv field.
+    e.send("setoption name MultiPV value 1");
+    e.send("go depth 4");
+    let lines = e.read_until(SECOND * 30, |l| l.starts_with("bestmove"));
+    assert!(lines.iter().all(|l| !l.contains("multipv")));
+}

@@ -65,6 +65,8 @@ pub struct Limits {
     pub mate: Option<i32>,
     /// Search only these root moves (all legal moves when empty).
     pub searchmoves: Vec<Move>,
+    /// Lines to find and report (`MultiPV`); 0 counts as 1.
+    pub multipv: usize,
 }
 
 /// Shared between the thread that searches and the ones that stop it.
@@ -101,6 +103,8 @@ impl Control {
 #[derive(Clone, Debug)]
 pub struct Iteration {
     pub depth: i32,
+    /// Which line this is (1 = best) when several are searched.
+    pub multipv: Option<usize>,
     pub seldepth: usize,
     pub score: i32,
     /// `None` for an exact score; a bound when the aspiration window failed.
@@ -142,6 +146,8 @@ pub struct Searcher {
     context: [Context; MAX_PLY + 2],
     lmr: Box<[[i32; 64]; 64]>,
     root_moves: Vec<Move>,
+    /// Root moves already shown as better lines in this iteration (MultiPV).
+    shown: Vec<Move>,
     /// Nodes spent below each root move in the current iteration.
     root_nodes: Vec<(Move, u64)>,
     nodes: u64,
@@ -167,6 +173,7 @@ impl Searcher {
             context: [Context::default(); MAX_PLY + 2],
             lmr: lmr_table(),
             root_moves: Vec::new(),
+            shown: Vec::new(),
             root_nodes: Vec::new(),
             nodes: 0,
             seldepth: 0,
@@ -212,8 +219,14 @@ impl Searcher {
             .clamp(1, MAX_PLY as i32 - 1);
         let mut score = 0;
         let mut stability = 0;
+        let lines = self.limits.multipv.clamp(1, self.root_moves.len());
+        let mut line_scores = vec![score; lines];
         for depth in 1..=max_depth {
             let result = self.aspiration(board, depth, score, report);
+            if !self.stopped {
+                report(&self.iteration(depth, result, None, 1));
+                self.more_lines(board, depth, &mut line_scores, report);
+            }
             if self.stopped {
                 // An aborted iteration's score is unreliable, but a root move
                 // that finished with a better score than the previous best is
@@ -230,8 +243,6 @@ impl Searcher {
             outcome.ponder = self.pv[0].get(1).copied();
             outcome.score = score;
             outcome.depth = depth;
-            report(&self.iteration(depth, score, None));
-
             stability = if outcome.best == previous.0 {
                 stability + 1
             } else {
@@ -247,6 +258,31 @@ impl Searcher {
             outcome.ponder = outcome.best.and_then(|m| self.ponder_from_tt(board, m));
         }
         outcome
+    }
+
+    /// MultiPV: after the best line, the best of the moves not shown yet,
+    /// line after line. The best line's PV is kept for the caller.
+    fn more_lines(
+        &mut self,
+        board: &Board,
+        depth: i32,
+        scores: &mut [i32],
+        report: &mut dyn FnMut(&Iteration),
+    ) {
+        let best_line = self.pv[0].clone();
+        self.shown.clear();
+        self.shown.extend(best_line.first());
+        for (k, score) in scores.iter_mut().enumerate().skip(1) {
+            let s = self.aspiration(board, depth, *score, report);
+            if self.stopped {
+                break;
+            }
+            *score = s;
+            report(&self.iteration(depth, s, None, k + 1));
+            self.shown.extend(self.pv[0].first());
+        }
+        self.shown.clear();
+        self.pv[0] = best_line;
     }
 
     /// How much of the soft limit to use after an iteration: more when the
@@ -349,7 +385,7 @@ impl Searcher {
             };
             // Bounds are worth showing only in long searches.
             if self.control.start.elapsed() > Duration::from_secs(3) {
-                report(&self.iteration(depth, score, Some(bound)));
+                report(&self.iteration(depth, score, Some(bound), self.shown.len() + 1));
             }
             delta += delta / 2;
         }
@@ -361,9 +397,10 @@ impl Searcher {
             .is_some_and(|n| score > 0 && is_mate(score) && mate_in_moves(score) <= n)
     }
 
-    fn iteration(&self, depth: i32, score: i32, bound: Option<Bound>) -> Iteration {
+    fn iteration(&self, depth: i32, score: i32, bound: Option<Bound>, line: usize) -> Iteration {
         Iteration {
             depth,
+            multipv: (self.limits.multipv > 1).then_some(line),
             seldepth: self.seldepth,
             score,
             bound,

@@ -160,7 +160,11 @@ impl Searcher {
         // late) that only proves they are worse, and are searched again
         // when they are not.
         let moves = if root {
-            self.root_moves.iter().copied().collect()
+            self.root_moves
+                .iter()
+                .copied()
+                .filter(|m| !self.shown.contains(m))
+                .collect()
         } else {
             board.pos().legal_moves()
         };
@@ -324,8 +328,9 @@ impl Searcher {
             };
         }
 
-        // 10. Store what was learnt.
-        if excluded.is_none() {
+        // 10. Store what was learnt (not a root search that leaves out the
+        // better lines of MultiPV: its best move is not the position's).
+        if excluded.is_none() && !(root && !self.shown.is_empty()) {
             let bound = if best_score >= beta {
                 Bound::Lower
             } else if alpha > original_alpha {

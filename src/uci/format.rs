@@ -22,12 +22,11 @@ pub fn score(s: i32) -> String {
 pub fn info(it: &Iteration, mode: CastlingMode) -> String {
     let ms = it.elapsed.as_millis();
     let nps = u128::from(it.nodes) * 1000 / ms.max(1);
-    let mut line = format!(
-        "info depth {} seldepth {} score {}",
-        it.depth,
-        it.seldepth.max(1),
-        score(it.score)
-    );
+    let mut line = format!("info depth {} seldepth {}", it.depth, it.seldepth.max(1));
+    if let Some(k) = it.multipv {
+        let _ = write!(line, " multipv {k}");
+    }
+    let _ = write!(line, " score {}", score(it.score));
     match it.bound {
         Some(Bound::Lower) => line.push_str(" lowerbound"),
         Some(Bound::Upper) => line.push_str(" upperbound"),
@@ -74,6 +73,7 @@ mod tests {
         let m = Chess::default().legal_moves()[0];
         let it = Iteration {
             depth: 5,
+            multipv: None,
             seldepth: 9,
             score: -MATE + 4,
             bound: Some(Bound::Lower),

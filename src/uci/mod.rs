@@ -97,6 +97,8 @@ struct Uci {
     held: Option<crate::search::Outcome>,
     /// `UCI_Chess960`: how castling is read and written.
     castling: CastlingMode,
+    /// `MultiPV`: lines to search and show.
+    multipv: usize,
 }
 
 /// Runs the UCI loop until `quit` or the end of input.
@@ -120,6 +122,7 @@ pub fn run() {
         holding: false,
         held: None,
         castling: CastlingMode::Standard,
+        multipv: 1,
     };
     uci.engine.move_overhead = Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS);
     loop {
@@ -255,7 +258,8 @@ impl Uci {
 
     fn go(&mut self, go: &Go) {
         self.halt();
-        let (request, warnings) = request(&self.board, go);
+        let (mut request, warnings) = request(&self.board, go);
+        request.limits.multipv = self.multipv;
         for w in warnings {
             self.out.info_string(&w);
         }
@@ -279,6 +283,7 @@ impl Uci {
             Ok(Setting::MoveOverhead(ms)) => {
                 self.engine.move_overhead = Duration::from_millis(ms);
             }
+            Ok(Setting::MultiPv(n)) => self.multipv = n,
             Ok(Setting::Chess960(on)) => {
                 self.castling = if on {
                     CastlingMode::Chess960
@@ -401,6 +406,7 @@ fn request(board: &Board, go: &Go) -> (Request, Vec<String>) {
             nodes: go.nodes,
             mate: go.mate.map(clamp),
             searchmoves,
+            multipv: 1,
         },
         clock,
         // A bare `go` searches until `stop`, as if `infinite`.

@@ -14,6 +14,7 @@ pub enum Setting {
     ClearHash,
     Ponder(bool),
     Chess960(bool),
+    MultiPv(usize),
 }
 
 /// The `option …` lines sent after `uci`.
@@ -26,6 +27,7 @@ pub fn declarations() -> Vec<String> {
         ),
         "option name Clear Hash type button".into(),
         "option name Ponder type check default false".into(),
+        "option name MultiPV type spin default 1 min 1 max 256".into(),
         "option name UCI_Chess960 type check default false".into(),
     ]
 }
@@ -76,6 +78,8 @@ pub fn parse_setting(name: &str, value: Option<&str>) -> Result<Setting, String>
         Ok(Setting::ClearHash)
     } else if is("Ponder") {
         check("Ponder", value).map(Setting::Ponder)
+    } else if is("MultiPV") {
+        Ok(Setting::MultiPv(spin("MultiPV", value, 1, 256)? as usize))
     } else if is("UCI_Chess960") {
         check("UCI_Chess960", value).map(Setting::Chess960)
     } else {
