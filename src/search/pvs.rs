@@ -330,7 +330,7 @@ impl Searcher {
 
         // 10. Store what was learnt (not a root search that leaves out the
         // better lines of MultiPV: its best move is not the position's).
-        if excluded.is_none() && !(root && !self.shown.is_empty()) {
+        if excluded.is_none() && (!root || self.shown.is_empty()) {
             let bound = if best_score >= beta {
                 Bound::Lower
             } else if alpha > original_alpha {
