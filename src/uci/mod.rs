@@ -258,8 +258,7 @@ impl Uci {
 
     fn go(&mut self, go: &Go) {
         self.halt();
-        let (mut request, warnings) = request(&self.board, go);
-        request.limits.multipv = self.multipv;
+        let (request, warnings) = request(&self.board, go, self.multipv);
         for w in warnings {
             self.out.info_string(&w);
         }
@@ -368,8 +367,9 @@ fn parse_move(board: &Board, text: &str) -> Result<Move, String> {
         .map_err(|_| "illegal here".to_string())
 }
 
-/// Turns `go` parameters into a request for the side to move.
-fn request(board: &Board, go: &Go) -> (Request, Vec<String>) {
+/// Turns `go` parameters (and the `MultiPV` option) into a request for the
+/// side to move.
+fn request(board: &Board, go: &Go, multipv: usize) -> (Request, Vec<String>) {
     let mut warnings = Vec::new();
     let white = board.turn() == shakmaty::Color::White;
     let (time, inc) = if white {
@@ -406,7 +406,7 @@ fn request(board: &Board, go: &Go) -> (Request, Vec<String>) {
             nodes: go.nodes,
             mate: go.mate.map(clamp),
             searchmoves,
-            multipv: 1,
+            multipv,
         },
         clock,
         // A bare `go` searches until `stop`, as if `infinite`.
