@@ -36,9 +36,10 @@ pub struct Request {
 
 pub struct Engine {
     tt: Arc<Tt>,
-    /// The search state between searches; lent to the search thread while it runs.
-    searcher: Option<Searcher>,
-    thread: Option<JoinHandle<Searcher>>,
+    /// One search state per thread (the main thread's first), kept between
+    /// searches; lent to the search thread while it runs.
+    searchers: Vec<Searcher>,
+    thread: Option<JoinHandle<Vec<Searcher>>>,
     control: Option<Arc<Control>>,
     /// The budget a ponder search will use from `ponderhit` on.
     ponder_budget: Option<Budget>,
@@ -46,6 +47,61 @@ pub struct Engine {
     events: Sender<Event>,
     /// Time lost between our `bestmove` and the GUI stopping our clock.
     pub move_overhead: Duration,
+    threads_wanted: usize,
+}
+
+/// Deep searches recurse deeply; give every search thread room.
+const SEARCH_STACK: usize = 64 << 20;
+
+/// Runs the main search on this thread and the helpers beside it (Lazy
+/// SMP: all share the table, each keeps its own histories), stops the
+/// helpers when the main search ends and picks the move to play.
+fn run_threads(
+    searchers: &mut [Searcher],
+    board: &Board,
+    keys: &[u64],
+    limits: Limits,
+    control: &Arc<Control>,
+    events: &Sender<Event>,
+) -> Outcome {
+    let (main, helpers) = searchers.split_first_mut().expect("at least one searcher");
+    let multipv = limits.multipv > 1;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = helpers
+            .iter_mut()
+            .map(|h| {
+                let limits = Limits {
+                    multipv: 1,
+                    ..limits.clone()
+                };
+                let control = control.clone();
+                std::thread::Builder::new()
+                    .name("helper".into())
+                    .stack_size(SEARCH_STACK)
+                    .spawn_scoped(scope, move || {
+                        h.think(board, keys, limits, control, &mut |_| {})
+                    })
+                    .expect("cannot start a helper thread")
+            })
+            .collect();
+        let mut report = |it: &Iteration| {
+            let _ = events.send(Event::Iteration(it.clone()));
+        };
+        let mut outcome = main.think(board, keys, limits, control.clone(), &mut report);
+        control.stop.store(true, Relaxed);
+        let others: Vec<Outcome> = handles.into_iter().filter_map(|h| h.join().ok()).collect();
+        outcome.nodes = control.nodes.load(Relaxed).max(outcome.nodes);
+        // MultiPV lines all come from the main thread; keep its choice.
+        if !multipv
+            && outcome.vote(others)
+            && let Some(mut line) = outcome.line.clone()
+        {
+            line.nodes = outcome.nodes;
+            line.elapsed = control.start.elapsed();
+            report(&line);
+        }
+        outcome
+    })
 }
 
 impl Engine {
@@ -54,7 +110,7 @@ impl Engine {
     pub fn new(hash_mb: usize, events: Sender<Event>) -> Result<Engine, String> {
         let tt = Arc::new(Tt::new(hash_mb)?);
         Ok(Engine {
-            searcher: Some(Searcher::new(tt.clone())),
+            searchers: vec![Searcher::new(tt.clone())],
             tt,
             thread: None,
             control: None,
@@ -62,6 +118,7 @@ impl Engine {
             clock: Clock::start(),
             events,
             move_overhead: Duration::from_millis(30),
+            threads_wanted: 1,
         })
     }
 
@@ -73,33 +130,40 @@ impl Engine {
         self.wait();
         let budget = allocate(&request.clock, self.move_overhead);
         let timed = !request.infinite && !request.ponder;
-        let control = Arc::new(Control::new(
-            start,
-            if timed {
-                budget.and_then(|b| b.soft)
-            } else {
-                None
-            },
-        ));
+        let threads = self.searchers.len();
+        let control = Arc::new(
+            Control::new(
+                start,
+                if timed {
+                    budget.and_then(|b| b.soft)
+                } else {
+                    None
+                },
+            )
+            .with_threads(threads),
+        );
         if let Some(b) = budget.filter(|_| timed) {
             self.clock.arm(start + b.hard, control.stop.clone());
         }
         self.ponder_budget = if request.ponder { budget } else { None };
         self.control = Some(control.clone());
 
-        let mut searcher = self.searcher.take().expect("searcher is home when idle");
+        let mut searchers = std::mem::take(&mut self.searchers);
         let events = self.events.clone();
-        let limits = request.limits;
         let thread = std::thread::Builder::new()
             .name("search".into())
-            .stack_size(64 << 20)
+            .stack_size(SEARCH_STACK)
             .spawn(move || {
-                let mut report = |it: &Iteration| {
-                    let _ = events.send(Event::Iteration(it.clone()));
-                };
-                let outcome = searcher.think(&board, &keys, limits, control, &mut report);
+                let outcome = run_threads(
+                    &mut searchers,
+                    &board,
+                    &keys,
+                    request.limits,
+                    &control,
+                    &events,
+                );
                 let _ = events.send(Event::Done(outcome));
-                searcher
+                searchers
             })
             .expect("cannot start the search thread");
         self.thread = Some(thread);
@@ -132,9 +196,12 @@ impl Engine {
     pub fn wait(&mut self) {
         if let Some(t) = self.thread.take() {
             match t.join() {
-                Ok(s) => self.searcher = Some(s),
+                Ok(s) => self.searchers = s,
                 // A search that panicked loses its tables, not the engine.
-                Err(_) => self.searcher = Some(Searcher::new(self.tt.clone())),
+                Err(_) => {
+                    self.searchers.clear();
+                    self.set_threads(self.threads_wanted);
+                }
             }
         }
         self.clock.disarm();
@@ -145,8 +212,8 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.stop();
         self.wait();
-        self.tt.clear();
-        if let Some(s) = &mut self.searcher {
+        self.fresh_table();
+        for s in &mut self.searchers {
             s.clear();
         }
     }
@@ -155,7 +222,16 @@ impl Engine {
     pub fn clear_hash(&mut self) {
         self.stop();
         self.wait();
-        self.tt.clear();
+        self.fresh_table();
+    }
+
+    /// Empties the table by replacing it with a freshly zeroed one of the
+    /// same size: the operating system hands out zero pages lazily, so this
+    /// is instant where writing zeros over gigabytes would stall the GUI.
+    fn fresh_table(&mut self) {
+        if self.set_hash(self.tt.size_mb().max(1)).is_err() {
+            self.tt.clear();
+        }
     }
 
     /// Resizes the table.
@@ -175,18 +251,33 @@ impl Engine {
             }
             Err(e) => {
                 self.install(Tt::new(old_mb)?);
-                Err(e)
+                Err(format!("{e}; keeping {old_mb} MB"))
             }
         }
     }
 
     fn install(&mut self, tt: Tt) {
-        self.tt = Arc::new(tt);
-        let tt = self.tt.clone();
-        self.searcher
-            .as_mut()
-            .expect("searcher is home when idle")
-            .set_tt(tt);
+        let old = std::mem::replace(&mut self.tt, Arc::new(tt));
+        for s in &mut self.searchers {
+            s.set_tt(self.tt.clone());
+        }
+        // Returning gigabytes to the system takes a while; not on our time.
+        if old.size_mb() >= 256 {
+            std::thread::spawn(move || drop(old));
+        }
+    }
+
+    /// Searches with `n` threads from the next `go` on.
+    pub fn set_threads(&mut self, n: usize) {
+        self.stop();
+        self.wait();
+        let n = n.max(1);
+        self.threads_wanted = n;
+        self.searchers.truncate(n);
+        while self.searchers.len() < n {
+            let id = self.searchers.len();
+            self.searchers.push(Searcher::helper(self.tt.clone(), id));
+        }
     }
 }
 

@@ -126,10 +126,12 @@ pub fn run(
     text: &str,
     budget: Budget,
     hash_mb: usize,
+    threads: usize,
     out: &mut dyn FnMut(&str),
 ) -> Result<(usize, usize), String> {
     let (tx, rx) = unbounded();
     let mut engine = Engine::new(hash_mb, tx)?;
+    engine.set_threads(threads);
     let start = Instant::now();
     let (mut solved, mut scored, mut points, mut max_points) = (0, 0, 0, 0);
     let lines = text
@@ -145,6 +147,7 @@ pub fn run(
             }
         };
         engine.new_game();
+        let searched = Instant::now();
         let keys = vec![problem.board.key()];
         engine.go(problem.board.clone(), keys, request(budget));
         let outcome = loop {
@@ -155,6 +158,7 @@ pub fn run(
             }
         };
         engine.wait();
+        let ms = searched.elapsed().as_millis();
         let Some(best) = outcome.best else {
             out(&format!("{:>4} {}: no legal move", i + 1, problem.id));
             continue;
@@ -180,11 +184,12 @@ pub fn run(
             verdict = format!("{verdict} {got}/{max} points");
         }
         out(&format!(
-            "{:>4} {:<12} {san:<7} depth {:>2} score {:>6} {}",
+            "{:>4} {:<12} {san:<7} depth {:>2} score {:>6} nodes {:>10} time {ms:>6} ms {}",
             i + 1,
             problem.id,
             outcome.depth,
             outcome.score,
+            outcome.nodes,
             verdict.trim()
         ));
     }
@@ -225,7 +230,7 @@ mod tests {
         let suite = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Rd8#; id \"mate\";\n\
                      4k3/8/8/8/8/8/3q4/3RK3 w - - bm Rxd2 Kxd2; id \"queen\";\n\
                      4k3/8/8/8/8/8/3q4/3RK3 w - - am Kf1; id \"avoid\";\n";
-        let (solved, scored) = run(suite, Budget::Depth(4), 4, &mut |_| {}).unwrap();
+        let (solved, scored) = run(suite, Budget::Depth(4), 4, 1, &mut |_| {}).unwrap();
         assert_eq!((solved, scored), (3, 3));
     }
 }

@@ -77,7 +77,7 @@ fn main() -> ExitCode {
 }
 
 const EPD_USAGE: &str =
-    "usage: brudno epd FILE [--movetime MS | --nodes N | --depth D] [--threads 1] [--hash MB]";
+    "usage: brudno epd FILE [--movetime MS | --nodes N | --depth D] [--threads T] [--hash MB]";
 
 /// `brudno epd FILE …`: runs a test suite.
 fn run_epd(args: &[String]) -> ExitCode {
@@ -87,6 +87,7 @@ fn run_epd(args: &[String]) -> ExitCode {
     };
     let mut budget = epd::Budget::MoveTime(std::time::Duration::from_millis(1000));
     let mut hash = 16;
+    let mut threads = 1;
     let mut rest = args[1..].iter();
     while let Some(flag) = rest.next() {
         let Some(value) = rest.next().and_then(|v| v.parse::<u64>().ok()) else {
@@ -100,11 +101,7 @@ fn run_epd(args: &[String]) -> ExitCode {
             "--nodes" => budget = epd::Budget::Nodes(value),
             "--depth" => budget = epd::Budget::Depth(i32::try_from(value).unwrap_or(i32::MAX)),
             "--hash" => hash = usize::try_from(value).unwrap_or(16),
-            "--threads" if value == 1 => {}
-            "--threads" => {
-                eprintln!("this build searches with one thread");
-                return ExitCode::FAILURE;
-            }
+            "--threads" => threads = usize::try_from(value).unwrap_or(1).clamp(1, 256),
             _ => {
                 eprintln!("unknown option {flag}; {EPD_USAGE}");
                 return ExitCode::FAILURE;
@@ -118,7 +115,7 @@ fn run_epd(args: &[String]) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match epd::run(&text, budget, hash, &mut |s| println!("{s}")) {
+    match epd::run(&text, budget, hash, threads, &mut |s| println!("{s}")) {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("{e}");

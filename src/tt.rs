@@ -57,18 +57,9 @@ pub struct Entry {
 }
 
 const ENTRIES: usize = 4;
-
-#[derive(Default)]
-struct Slot {
-    key_xor: AtomicU64,
-    data: AtomicU64,
-}
-
-#[repr(align(64))]
-#[derive(Default)]
-struct Bucket {
-    slots: [Slot; ENTRIES],
-}
+/// Two words per entry: the key xor the data, and the data.
+const WORDS_PER_BUCKET: usize = 2 * ENTRIES;
+const BUCKET_BYTES: usize = WORDS_PER_BUCKET * 8;
 
 // data layout: move 16 | score 16 | eval 16 | depth 8 | generation 6 + bound 2
 fn pack(mv: PackedMove, score: i32, eval: i32, depth: i32, generation: u8, bound: Bound) -> u64 {
@@ -97,8 +88,15 @@ fn unpack_generation(data: u64) -> u8 {
 }
 
 /// The shared table. All methods take `&self`, so threads share it freely.
+///
+/// The words come from a zeroed allocation, which the operating system
+/// maps lazily: a table of many gigabytes is ready at once and costs memory
+/// only where it is written. Buckets start `offset` words in, so that each
+/// fills one cache line.
 pub struct Tt {
-    buckets: Vec<Bucket>,
+    words: Box<[AtomicU64]>,
+    offset: usize,
+    buckets: usize,
     generation: AtomicU8,
 }
 
@@ -111,13 +109,20 @@ impl Tt {
     /// # Errors
     /// When the memory cannot be had.
     pub fn new(mb: usize) -> Result<Tt, String> {
-        let count = (mb.saturating_mul(1 << 20) / size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::new();
-        buckets
-            .try_reserve_exact(count)
-            .map_err(|e| format!("cannot allocate {mb} MB for the hash table: {e}"))?;
-        buckets.resize_with(count, Bucket::default);
-        Ok(Tt {
+        let buckets = (mb.saturating_mul(1 << 20) / BUCKET_BYTES).max(1);
+        Tt::with_buckets(buckets)
+            .ok_or_else(|| format!("cannot allocate {mb} MB for the hash table"))
+    }
+
+    fn with_buckets(buckets: usize) -> Option<Tt> {
+        // One spare bucket leaves room to align the first to a cache line.
+        let len = (buckets + 1).checked_mul(WORDS_PER_BUCKET)?;
+        let words = bytemuck::allocation::try_zeroed_slice_box::<AtomicU64>(len).ok()?;
+        let misalign = (words.as_ptr() as usize % BUCKET_BYTES) / 8;
+        let offset = (WORDS_PER_BUCKET - misalign) % WORDS_PER_BUCKET;
+        Some(Tt {
+            words,
+            offset,
             buckets,
             generation: AtomicU8::new(0),
         })
@@ -125,16 +130,14 @@ impl Tt {
 
     /// Size in mebibytes.
     pub fn size_mb(&self) -> usize {
-        (self.buckets.len() * size_of::<Bucket>()) >> 20
+        (self.buckets * BUCKET_BYTES) >> 20
     }
 
-    /// Forgets everything.
+    /// Forgets everything, word by word (the engine replaces large tables by
+    /// fresh zeroed ones instead, which is instant).
     pub fn clear(&self) {
-        for bucket in &self.buckets {
-            for slot in &bucket.slots {
-                slot.key_xor.store(0, Relaxed);
-                slot.data.store(0, Relaxed);
-            }
+        for word in &self.words {
+            word.store(0, Relaxed);
         }
         self.generation.store(0, Relaxed);
     }
@@ -145,17 +148,24 @@ impl Tt {
         self.generation.store(next, Relaxed);
     }
 
+    /// The bucket of `key` as (key xor data, data) word pairs.
     #[inline]
-    fn bucket(&self, key: u64) -> &Bucket {
+    fn bucket(&self, key: u64) -> impl Iterator<Item = Slot<'_>> {
         // Multiply-shift maps the key onto any table length, not only powers of two.
-        let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[index]
+        let index = ((u128::from(key) * self.buckets as u128) >> 64) as usize;
+        let start = self.offset + index * WORDS_PER_BUCKET;
+        self.words[start..start + WORDS_PER_BUCKET]
+            .chunks_exact(2)
+            .map(|w| Slot {
+                key_xor: &w[0],
+                data: &w[1],
+            })
     }
 
     /// Looks `key` up.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        for slot in &self.bucket(key).slots {
+        for slot in self.bucket(key) {
             let data = slot.data.load(Relaxed);
             if slot.key_xor.load(Relaxed) ^ data == key
                 && let Some(bound) = unpack_bound(data)
@@ -177,10 +187,9 @@ impl Tt {
     #[allow(clippy::too_many_arguments)]
     pub fn store(&self, key: u64, mv: PackedMove, score: i32, eval: i32, depth: i32, bound: Bound) {
         let generation = self.generation.load(Relaxed);
-        let bucket = self.bucket(key);
-        let mut victim = &bucket.slots[0];
+        let mut victim = None;
         let mut victim_worth = i32::MAX;
-        for slot in &bucket.slots {
+        for slot in self.bucket(key) {
             let data = slot.data.load(Relaxed);
             if slot.key_xor.load(Relaxed) ^ data == key {
                 // Same position: keep its move when the new result has none,
@@ -197,7 +206,7 @@ impl Tt {
                 {
                     return;
                 }
-                write(slot, key, pack(mv, score, eval, depth, generation, bound));
+                write(&slot, key, pack(mv, score, eval, depth, generation, bound));
                 return;
             }
             let age = i32::from((GENERATIONS + generation - unpack_generation(data)) % GENERATIONS);
@@ -208,27 +217,38 @@ impl Tt {
             };
             if worth < victim_worth {
                 victim_worth = worth;
-                victim = slot;
+                victim = Some(slot);
             }
         }
-        write(victim, key, pack(mv, score, eval, depth, generation, bound));
+        if let Some(victim) = victim {
+            write(
+                &victim,
+                key,
+                pack(mv, score, eval, depth, generation, bound),
+            );
+        }
     }
 
     /// Per-mille of the table used by the current search, from a sample.
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Relaxed);
-        let sample = self.buckets.len().min(250);
+        let sample = self.buckets.min(250);
         let mut used = 0;
-        for bucket in &self.buckets[..sample] {
-            for slot in &bucket.slots {
-                let data = slot.data.load(Relaxed);
-                if unpack_bound(data).is_some() && unpack_generation(data) == generation {
-                    used += 1;
-                }
+        let words = &self.words[self.offset..self.offset + sample * WORDS_PER_BUCKET];
+        for pair in words.chunks_exact(2) {
+            let data = pair[1].load(Relaxed);
+            if unpack_bound(data).is_some() && unpack_generation(data) == generation {
+                used += 1;
             }
         }
         (used * 1000 / (sample * ENTRIES).max(1)) as u32
     }
+}
+
+/// One entry's two words inside a bucket.
+struct Slot<'a> {
+    key_xor: &'a AtomicU64,
+    data: &'a AtomicU64,
 }
 
 #[inline]
@@ -303,18 +323,24 @@ mod tests {
 
     #[test]
     fn replacement_prefers_old_and_shallow_entries() {
-        let tt = Tt::new(1).unwrap();
         // Keys in one bucket: with one bucket table every key shares it.
-        let tiny = Tt {
-            buckets: vec![Bucket::default()],
-            generation: AtomicU8::new(0),
-        };
+        let tiny = Tt::with_buckets(1).unwrap();
         for (k, d) in [(1u64, 9), (2, 3), (3, 8), (4, 7)] {
             tiny.store(k, PackedMove::NONE, 0, 0, d, Bound::Exact);
         }
         tiny.store(5, PackedMove::NONE, 0, 0, 1, Bound::Exact);
         assert!(tiny.probe(2).is_none(), "the shallowest entry goes");
         assert!(tiny.probe(1).is_some() && tiny.probe(5).is_some());
-        drop(tt);
+    }
+
+    #[test]
+    fn buckets_fill_cache_lines() {
+        for mb in [1, 3, 16] {
+            let tt = Tt::new(mb).unwrap();
+            let first = tt.words[tt.offset..].as_ptr() as usize;
+            assert_eq!(first % 64, 0);
+            assert!(tt.offset + tt.buckets * WORDS_PER_BUCKET <= tt.words.len());
+            assert_eq!(tt.size_mb(), mb);
+        }
     }
 }

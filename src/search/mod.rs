@@ -23,7 +23,7 @@ use crate::tt::{Bound, PackedMove, Tt};
 use history::{Context, History};
 use params::{
     ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, NODE_SHARE_BASE, NODE_SHARE_SCALE, SCORE_DROP_MAX,
-    SCORE_DROP_SCALE, STABILITY_SCALE, lmr_table,
+    SCORE_DROP_SCALE, STABILITY_SCALE, STOP_CHECK_INTERVAL, lmr_table,
 };
 
 /// Counters that show how well the search orders and prunes.
@@ -80,6 +80,11 @@ pub struct Control {
     pub soft_ms: AtomicU64,
     /// When the search was asked for.
     pub start: Instant,
+    /// Nodes searched by all threads, published every
+    /// `STOP_CHECK_INTERVAL` nodes by each of them.
+    pub nodes: AtomicU64,
+    /// Threads searching (the node limit is per thread when alone, shared otherwise).
+    pub threads: usize,
 }
 
 impl Control {
@@ -89,7 +94,16 @@ impl Control {
             stop: Arc::new(AtomicBool::new(false)),
             soft_ms: AtomicU64::new(soft_ms),
             start,
+            nodes: AtomicU64::new(0),
+            threads: 1,
         }
+    }
+
+    /// The same control for a search by `threads` threads.
+    #[must_use]
+    pub fn with_threads(mut self, threads: usize) -> Control {
+        self.threads = threads.max(1);
+        self
     }
 
     /// Whether the soft limit, scaled by `scale`, has passed.
@@ -124,10 +138,37 @@ pub struct Outcome {
     pub score: i32,
     pub depth: i32,
     pub nodes: u64,
+    /// The last finished iteration's report, to show the line of a helper
+    /// thread whose move is chosen.
+    pub line: Option<Iteration>,
+}
+
+impl Outcome {
+    /// Lazy SMP: the move to play from the main thread's outcome and the
+    /// helpers'. A helper that finished a deeper iteration (or the same
+    /// depth with a better score) saw more; the main thread wins ties.
+    /// Returns whether a helper's outcome was chosen.
+    pub fn vote(&mut self, helpers: Vec<Outcome>) -> bool {
+        let mut switched = false;
+        for h in helpers {
+            if h.best.is_some()
+                && h.line.is_some()
+                && (h.depth > self.depth || (h.depth == self.depth && h.score > self.score))
+            {
+                let nodes = self.nodes;
+                *self = Outcome { nodes, ..h };
+                switched = true;
+            }
+        }
+        switched
+    }
 }
 
 /// The per-thread search state. Kept between searches so history carries over.
 pub struct Searcher {
+    /// 0 for the main thread, which reports and watches the time; helpers
+    /// (Lazy SMP) only fill the shared table until the main thread stops.
+    id: usize,
     tt: Arc<Tt>,
     history: History,
     control: Arc<Control>,
@@ -158,7 +199,13 @@ pub struct Searcher {
 
 impl Searcher {
     pub fn new(tt: Arc<Tt>) -> Searcher {
+        Searcher::helper(tt, 0)
+    }
+
+    /// The search state of thread `id` (0 is the main thread).
+    pub fn helper(tt: Arc<Tt>, id: usize) -> Searcher {
         Searcher {
+            id,
             tt,
             history: History::default(),
             control: Arc::new(Control::new(Instant::now(), None)),
@@ -222,9 +269,16 @@ impl Searcher {
         let lines = self.limits.multipv.clamp(1, self.root_moves.len());
         let mut line_scores = vec![score; lines];
         for depth in 1..=max_depth {
+            // Half the helpers skip the even depths, so threads spread over
+            // two iterations instead of all racing through the same one.
+            if self.id % 2 == 1 && depth > 1 && depth % 2 == 0 && depth < max_depth {
+                continue;
+            }
             let result = self.aspiration(board, depth, score, report);
             if !self.stopped {
-                report(&self.iteration(depth, result, None, 1));
+                let line = self.iteration(depth, result, None, 1);
+                report(&line);
+                outcome.line = Some(line);
                 self.more_lines(board, depth, &mut line_scores, report);
             }
             if self.stopped {
@@ -248,12 +302,15 @@ impl Searcher {
             } else {
                 0
             };
+            if self.id != 0 {
+                continue;
+            }
             let scale = self.time_scale(stability, previous.1 - score, outcome.best);
             if self.mate_limit_reached(score) || self.control.past_soft_limit(scale) {
                 break;
             }
         }
-        outcome.nodes = self.nodes;
+        outcome.nodes = self.total_nodes();
         if outcome.ponder.is_none() {
             outcome.ponder = outcome.best.and_then(|m| self.ponder_from_tt(board, m));
         }
@@ -391,6 +448,12 @@ impl Searcher {
         }
     }
 
+    /// Nodes of all threads: what the others published, plus this thread's
+    /// nodes since it last published (exact when searching alone).
+    fn total_nodes(&self) -> u64 {
+        self.control.nodes.load(Relaxed) + self.nodes % STOP_CHECK_INTERVAL
+    }
+
     fn mate_limit_reached(&self, score: i32) -> bool {
         self.limits
             .mate
@@ -404,7 +467,7 @@ impl Searcher {
             seldepth: self.seldepth,
             score,
             bound,
-            nodes: self.nodes,
+            nodes: self.total_nodes(),
             elapsed: self.control.start.elapsed(),
             hashfull: self.tt.hashfull(),
             pv: self.pv[0].clone(),

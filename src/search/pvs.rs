@@ -482,10 +482,20 @@ impl Searcher {
 
     #[inline]
     fn should_stop(&mut self) -> bool {
-        if self.nodes.is_multiple_of(STOP_CHECK_INTERVAL) && self.control.stop.load(Relaxed) {
-            self.stopped = true;
+        if self.nodes.is_multiple_of(STOP_CHECK_INTERVAL) {
+            let total =
+                self.control.nodes.fetch_add(STOP_CHECK_INTERVAL, Relaxed) + STOP_CHECK_INTERVAL;
+            // Several threads share the node budget, so it is counted in
+            // steps of the interval; one thread alone counts exactly below.
+            if self.control.threads > 1 && self.limits.nodes.is_some_and(|n| total >= n) {
+                self.control.stop.store(true, Relaxed);
+            }
+            if self.control.stop.load(Relaxed) {
+                self.stopped = true;
+            }
         }
-        if let Some(limit) = self.limits.nodes
+        if self.control.threads == 1
+            && let Some(limit) = self.limits.nodes
             && self.nodes >= limit
         {
             self.stopped = true;

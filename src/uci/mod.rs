@@ -290,7 +290,11 @@ impl Uci {
                     CastlingMode::Standard
                 };
             }
-            Ok(Setting::Threads(_) | Setting::Ponder(_)) => {}
+            Ok(Setting::Threads(n)) => {
+                self.halt();
+                self.engine.set_threads(n);
+            }
+            Ok(Setting::Ponder(_)) => {}
             Err(e) => self.out.info_string(&e),
         }
     }

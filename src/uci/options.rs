@@ -4,6 +4,7 @@
 pub const MAX_HASH_MB: usize = 65_536;
 pub const DEFAULT_HASH_MB: usize = 16;
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
+pub const MAX_THREADS: usize = 256;
 
 /// A checked new value for an option.
 #[derive(Debug, PartialEq, Eq)]
@@ -21,7 +22,7 @@ pub enum Setting {
 pub fn declarations() -> Vec<String> {
     vec![
         format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"),
-        "option name Threads type spin default 1 min 1 max 1".into(),
+        format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
         format!(
             "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max 5000"
         ),
@@ -66,7 +67,9 @@ pub fn parse_setting(name: &str, value: Option<&str>) -> Result<Setting, String>
             spin("Hash", value, 1, MAX_HASH_MB as u64)? as usize
         ))
     } else if is("Threads") {
-        Ok(Setting::Threads(spin("Threads", value, 1, 1)? as usize))
+        Ok(Setting::Threads(
+            spin("Threads", value, 1, MAX_THREADS as u64)? as usize,
+        ))
     } else if is("Move Overhead") {
         Ok(Setting::MoveOverhead(spin(
             "Move Overhead",
@@ -104,6 +107,8 @@ mod tests {
         );
         assert_eq!(parse_setting("Clear Hash", None), Ok(Setting::ClearHash));
         assert!(parse_setting("Nonsense", Some("1")).is_err());
-        assert!(parse_setting("Threads", Some("4")).is_err());
+        assert_eq!(parse_setting("Threads", Some("4")), Ok(Setting::Threads(4)));
+        assert!(parse_setting("Threads", Some("257")).is_err());
+        assert!(parse_setting("Threads", Some("0")).is_err());
     }
 }
