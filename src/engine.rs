@@ -11,6 +11,7 @@ use crossbeam_channel::Sender;
 
 use crate::board::Board;
 use crate::search::{Control, Iteration, Limits, Outcome, Searcher};
+use crate::tablebase::Tablebases;
 use crate::time::{Budget, Clock, TimeControl, allocate};
 use crate::tt::Tt;
 
@@ -48,6 +49,7 @@ pub struct Engine {
     /// Time lost between our `bestmove` and the GUI stopping our clock.
     pub move_overhead: Duration,
     threads_wanted: usize,
+    tablebases: Option<Arc<Tablebases>>,
 }
 
 /// Deep searches recurse deeply; give every search thread room.
@@ -119,6 +121,7 @@ impl Engine {
             events,
             move_overhead: Duration::from_millis(30),
             threads_wanted: 1,
+            tablebases: None,
         })
     }
 
@@ -267,6 +270,30 @@ impl Engine {
         }
     }
 
+    /// Loads the Syzygy tables in `paths` (`:`-separated), or switches them
+    /// off when `paths` is empty. Returns (files, pieces) when loaded.
+    ///
+    /// # Errors
+    /// When no tables can be read; the tables are then off.
+    pub fn set_tablebases(&mut self, paths: &str) -> Result<Option<(usize, usize)>, String> {
+        self.stop();
+        self.wait();
+        self.tablebases = None;
+        let loaded = if paths.trim().is_empty() {
+            Ok(None)
+        } else {
+            Tablebases::load(paths).map(|tb| {
+                let found = (tb.files(), tb.max_pieces());
+                self.tablebases = Some(Arc::new(tb));
+                Some(found)
+            })
+        };
+        for s in &mut self.searchers {
+            s.set_tablebases(self.tablebases.clone());
+        }
+        loaded
+    }
+
     /// Searches with `n` threads from the next `go` on.
     pub fn set_threads(&mut self, n: usize) {
         self.stop();
@@ -276,7 +303,9 @@ impl Engine {
         self.searchers.truncate(n);
         while self.searchers.len() < n {
             let id = self.searchers.len();
-            self.searchers.push(Searcher::helper(self.tt.clone(), id));
+            let mut s = Searcher::helper(self.tt.clone(), id);
+            s.set_tablebases(self.tablebases.clone());
+            self.searchers.push(s);
         }
     }
 }

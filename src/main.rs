@@ -11,6 +11,7 @@ mod eval;
 mod perft;
 mod score;
 mod search;
+mod tablebase;
 mod time;
 mod tt;
 mod uci;

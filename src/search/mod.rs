@@ -19,11 +19,12 @@ use shakmaty::{Move, Position};
 
 use crate::board::Board;
 use crate::score::{INFINITY, MAX_PLY, is_mate, mate_in_moves};
+use crate::tablebase::Tablebases;
 use crate::tt::{Bound, PackedMove, Tt};
 use history::{Context, History};
 use params::{
     ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, NODE_SHARE_BASE, NODE_SHARE_SCALE, SCORE_DROP_MAX,
-    SCORE_DROP_SCALE, STABILITY_SCALE, STOP_CHECK_INTERVAL, lmr_table,
+    SCORE_DROP_SCALE, SINGLE_MOVE_DEPTH, STABILITY_SCALE, STOP_CHECK_INTERVAL, lmr_table,
 };
 
 /// Counters that show how well the search orders and prunes.
@@ -83,6 +84,8 @@ pub struct Control {
     /// Nodes searched by all threads, published every
     /// `STOP_CHECK_INTERVAL` nodes by each of them.
     pub nodes: AtomicU64,
+    /// Tablebase probes that answered, by all threads.
+    pub tbhits: AtomicU64,
     /// Threads searching (the node limit is per thread when alone, shared otherwise).
     pub threads: usize,
 }
@@ -95,6 +98,7 @@ impl Control {
             soft_ms: AtomicU64::new(soft_ms),
             start,
             nodes: AtomicU64::new(0),
+            tbhits: AtomicU64::new(0),
             threads: 1,
         }
     }
@@ -126,6 +130,7 @@ pub struct Iteration {
     pub nodes: u64,
     pub elapsed: Duration,
     pub hashfull: u32,
+    pub tbhits: u64,
     pub pv: Vec<Move>,
 }
 
@@ -170,6 +175,10 @@ pub struct Searcher {
     /// (Lazy SMP) only fill the shared table until the main thread stops.
     id: usize,
     tt: Arc<Tt>,
+    tablebases: Option<Arc<Tablebases>>,
+    /// The tables' verdict on the root, shown instead of a search score
+    /// that is no mate.
+    root_tb_score: Option<i32>,
     history: History,
     control: Arc<Control>,
     limits: Limits,
@@ -207,6 +216,8 @@ impl Searcher {
         Searcher {
             id,
             tt,
+            tablebases: None,
+            root_tb_score: None,
             history: History::default(),
             control: Arc::new(Control::new(Instant::now(), None)),
             limits: Limits::default(),
@@ -232,6 +243,11 @@ impl Searcher {
     /// Uses another table (after a `Hash` change).
     pub fn set_tt(&mut self, tt: Arc<Tt>) {
         self.tt = tt;
+    }
+
+    /// Uses these tablebases (or none).
+    pub fn set_tablebases(&mut self, tb: Option<Arc<Tablebases>>) {
+        self.tablebases = tb;
     }
 
     /// Forgets the ordering tables (new game).
@@ -305,7 +321,12 @@ impl Searcher {
             if self.id != 0 {
                 continue;
             }
-            let scale = self.time_scale(stability, previous.1 - score, outcome.best);
+            // With one move to play, a few iterations for a ponder move do.
+            let scale = if self.root_moves.len() == 1 && depth >= SINGLE_MOVE_DEPTH {
+                0.0
+            } else {
+                self.time_scale(stability, previous.1 - score, outcome.best)
+            };
             if self.mate_limit_reached(score) || self.control.past_soft_limit(scale) {
                 break;
             }
@@ -393,6 +414,26 @@ impl Searcher {
             .copied()
             .filter(|m| wanted.is_empty() || wanted.contains(m))
             .collect();
+        self.root_tb_score = None;
+        // In a tablebase ending, search only the moves that keep the best
+        // outcome (unless the user's `searchmoves` leaves none of them).
+        if let Some(filter) = self
+            .tablebases
+            .as_ref()
+            .and_then(|tb| tb.filter_root(board.pos()))
+        {
+            let kept: Vec<Move> = self
+                .root_moves
+                .iter()
+                .copied()
+                .filter(|m| filter.moves.contains(m))
+                .collect();
+            if !kept.is_empty() {
+                self.root_moves = kept;
+                self.root_tb_score = Some(filter.score);
+                self.control.tbhits.fetch_add(1, Relaxed);
+            }
+        }
     }
 
     /// A move to play if the search is stopped before depth 1 completes:
@@ -461,6 +502,10 @@ impl Searcher {
     }
 
     fn iteration(&self, depth: i32, score: i32, bound: Option<Bound>, line: usize) -> Iteration {
+        let (score, bound) = match self.root_tb_score {
+            Some(tb) if !is_mate(score) && line == 1 => (tb, None),
+            _ => (score, bound),
+        };
         Iteration {
             depth,
             multipv: (self.limits.multipv > 1).then_some(line),
@@ -470,6 +515,7 @@ impl Searcher {
             nodes: self.total_nodes(),
             elapsed: self.control.start.elapsed(),
             hashfull: self.tt.hashfull(),
+            tbhits: self.control.tbhits.load(Relaxed),
             pv: self.pv[0].clone(),
         }
     }

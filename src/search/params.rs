@@ -17,6 +17,9 @@ pub fn history_bonus(depth: i32) -> i32 {
     (16 * depth * depth + 32 * depth).min(1_600)
 }
 
+/// A tablebase result is stored as if searched this much deeper: it is exact.
+pub const TB_DEPTH_BONUS: i32 = 6;
+
 /// How often (in nodes) the search looks at the stop flag.
 pub const STOP_CHECK_INTERVAL: u64 = 1024;
 
@@ -80,6 +83,8 @@ pub fn lmr_table() -> Box<[[i32; 64]; 64]> {
 
 // Time: scaling of the soft limit between iterations.
 
+/// With a single root move, stop (on a clock) after this depth.
+pub const SINGLE_MOVE_DEPTH: i32 = 6;
 /// Soft-limit factor by how many iterations the best move has held.
 pub const STABILITY_SCALE: [f64; 5] = [2.2, 1.4, 1.1, 0.9, 0.8];
 /// Extra time when the score fell since the last iteration, per centipawn.

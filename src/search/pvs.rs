@@ -12,12 +12,13 @@ use super::params::{
     LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, NMP_BASE, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR,
     NMP_MIN_DEPTH, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN,
     SEE_MAX_DEPTH, SEE_QUIET_MARGIN, SINGULAR_MIN_DEPTH, SINGULAR_TT_DEPTH_MARGIN,
-    STOP_CHECK_INTERVAL, lmp_limit,
+    STOP_CHECK_INTERVAL, TB_DEPTH_BONUS, lmp_limit,
 };
 use super::see::see_ge;
 use crate::board::Board;
 use crate::eval::evaluate;
 use crate::score::{DRAW, MATE, MATE_BOUND, MAX_PLY, from_tt, is_mate, to_tt};
+use crate::tablebase::Tablebases;
 use crate::tt::{Bound, Entry, PackedMove};
 
 /// Whether a stored bound lets `score` stand for the window (`alpha`, `beta`).
@@ -95,6 +96,16 @@ impl Searcher {
             && bound_allows(e.bound, from_tt(e.score, ply), alpha, beta)
         {
             return from_tt(e.score, ply);
+        }
+
+        // 5b. Tablebases: right after a capture or pawn move, an endgame in
+        // the tables has a known outcome; a bound that settles the window
+        // ends the search here.
+        if !root
+            && excluded.is_none()
+            && let Some(score) = self.probe_tablebase(board, ply, depth, alpha, beta)
+        {
+            return score;
         }
 
         // 6. Static evaluation, reused from the table when it has one, and
@@ -478,6 +489,40 @@ impl Searcher {
         let entry = self.tt.probe(board.key());
         self.stats.tt_hits += u64::from(entry.is_some());
         entry
+    }
+
+    /// Probes the tablebases; returns a score when the table's answer
+    /// decides the window (and stores it in the transposition table).
+    fn probe_tablebase(
+        &mut self,
+        board: &Board,
+        ply: usize,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        let tb = self.tablebases.as_ref()?;
+        let wdl = tb.probe_wdl(board.pos())?;
+        self.control.tbhits.fetch_add(1, Relaxed);
+        let score = Tablebases::score(wdl, ply);
+        let bound = match score.cmp(&DRAW) {
+            std::cmp::Ordering::Greater => Bound::Lower,
+            std::cmp::Ordering::Less => Bound::Upper,
+            std::cmp::Ordering::Equal => Bound::Exact,
+        };
+        if !bound_allows(bound, score, alpha, beta) {
+            return None;
+        }
+        let depth = (depth + TB_DEPTH_BONUS).min(MAX_PLY as i32);
+        self.tt.store(
+            board.key(),
+            PackedMove::NONE,
+            to_tt(score, ply),
+            evaluate(board.pos()),
+            depth,
+            bound,
+        );
+        Some(score)
     }
 
     #[inline]

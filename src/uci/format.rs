@@ -5,7 +5,7 @@ use std::fmt::Write;
 use shakmaty::CastlingMode;
 
 use crate::board::uci_move;
-use crate::score::{is_mate, mate_in_moves};
+use crate::score::{is_mate, mate_in_moves, wdl};
 use crate::search::{Iteration, Outcome};
 use crate::tt::Bound;
 
@@ -19,7 +19,7 @@ pub fn score(s: i32) -> String {
 }
 
 /// The `info` line of an iteration.
-pub fn info(it: &Iteration, mode: CastlingMode) -> String {
+pub fn info(it: &Iteration, mode: CastlingMode, show_wdl: bool) -> String {
     let ms = it.elapsed.as_millis();
     let nps = u128::from(it.nodes) * 1000 / ms.max(1);
     let mut line = format!("info depth {} seldepth {}", it.depth, it.seldepth.max(1));
@@ -32,10 +32,14 @@ pub fn info(it: &Iteration, mode: CastlingMode) -> String {
         Some(Bound::Upper) => line.push_str(" upperbound"),
         _ => {}
     }
+    if show_wdl {
+        let (w, d, l) = wdl(it.score);
+        let _ = write!(line, " wdl {w} {d} {l}");
+    }
     let _ = write!(
         line,
-        " nodes {} nps {nps} hashfull {} time {ms}",
-        it.nodes, it.hashfull
+        " nodes {} nps {nps} hashfull {} tbhits {} time {ms}",
+        it.nodes, it.hashfull, it.tbhits
     );
     if !it.pv.is_empty() {
         line.push_str(" pv");
@@ -80,10 +84,13 @@ mod tests {
             nodes: 2000,
             elapsed: Duration::from_millis(500),
             hashfull: 12,
+            tbhits: 3,
             pv: vec![m],
         };
-        let line = info(&it, CastlingMode::Standard);
-        assert!(line.starts_with("info depth 5 seldepth 9 score mate -2 lowerbound nodes 2000 nps 4000 hashfull 12 time 500 pv "));
+        let line = info(&it, CastlingMode::Standard, false);
+        assert!(line.starts_with("info depth 5 seldepth 9 score mate -2 lowerbound nodes 2000 nps 4000 hashfull 12 tbhits 3 time 500 pv "));
+        let line = info(&it, CastlingMode::Standard, true);
+        assert!(line.contains(" score mate -2 lowerbound wdl 0 0 1000 nodes "));
     }
 
     #[test]

@@ -99,6 +99,7 @@ struct Uci {
     castling: CastlingMode,
     /// `MultiPV`: lines to search and show.
     multipv: usize,
+    show_wdl: bool,
 }
 
 /// Runs the UCI loop until `quit` or the end of input.
@@ -123,6 +124,7 @@ pub fn run() {
         held: None,
         castling: CastlingMode::Standard,
         multipv: 1,
+        show_wdl: false,
     };
     uci.engine.move_overhead = Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS);
     loop {
@@ -204,7 +206,9 @@ impl Uci {
 
     fn handle_event(&mut self, event: Event) {
         match event {
-            Event::Iteration(it) => self.out.line(&format::info(&it, self.castling)),
+            Event::Iteration(it) => self
+                .out
+                .line(&format::info(&it, self.castling, self.show_wdl)),
             Event::Done(outcome) => {
                 if self.holding {
                     self.held = Some(outcome);
@@ -283,6 +287,17 @@ impl Uci {
                 self.engine.move_overhead = Duration::from_millis(ms);
             }
             Ok(Setting::MultiPv(n)) => self.multipv = n,
+            Ok(Setting::ShowWdl(on)) => self.show_wdl = on,
+            Ok(Setting::SyzygyPath(path)) => {
+                self.halt();
+                match self.engine.set_tablebases(&path) {
+                    Ok(Some((files, men))) => self
+                        .out
+                        .info_string(&format!("Syzygy: {files} table files, up to {men} pieces")),
+                    Ok(None) => self.out.info_string("Syzygy tables off"),
+                    Err(e) => self.out.info_string(&format!("{e}; Syzygy tables off")),
+                }
+            }
             Ok(Setting::Chess960(on)) => {
                 self.castling = if on {
                     CastlingMode::Chess960

@@ -16,6 +16,8 @@ pub enum Setting {
     Ponder(bool),
     Chess960(bool),
     MultiPv(usize),
+    SyzygyPath(String),
+    ShowWdl(bool),
 }
 
 /// The `option …` lines sent after `uci`.
@@ -30,6 +32,8 @@ pub fn declarations() -> Vec<String> {
         "option name Ponder type check default false".into(),
         "option name MultiPV type spin default 1 min 1 max 256".into(),
         "option name UCI_Chess960 type check default false".into(),
+        "option name SyzygyPath type string default <empty>".into(),
+        "option name UCI_ShowWDL type check default false".into(),
     ]
 }
 
@@ -85,6 +89,16 @@ pub fn parse_setting(name: &str, value: Option<&str>) -> Result<Setting, String>
         Ok(Setting::MultiPv(spin("MultiPV", value, 1, 256)? as usize))
     } else if is("UCI_Chess960") {
         check("UCI_Chess960", value).map(Setting::Chess960)
+    } else if is("UCI_ShowWDL") {
+        check("UCI_ShowWDL", value).map(Setting::ShowWdl)
+    } else if is("SyzygyPath") {
+        // A path may hold spaces; `<empty>` (or nothing) switches the tables off.
+        let path = value.map(str::trim).unwrap_or_default();
+        Ok(Setting::SyzygyPath(if path == "<empty>" {
+            String::new()
+        } else {
+            path.to_string()
+        }))
     } else {
         Err(format!("no such option '{}'", super::parse::shorten(name)))
     }
