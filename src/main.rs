@@ -5,6 +5,7 @@
 
 mod bench;
 mod board;
+mod datagen;
 mod engine;
 mod epd;
 mod eval;
@@ -68,6 +69,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("epd") => run_epd(&args[1..]),
+        Some("datagen") => run_datagen(&args[1..]),
         Some(other) => {
             eprintln!(
                 "unknown argument '{other}'; usage: brudno [bench [depth] | perft <depth> [fen] | epd <file> [options]]"
@@ -79,6 +81,86 @@ fn main() -> ExitCode {
 
 const EPD_USAGE: &str =
     "usage: brudno epd FILE [--movetime MS | --nodes N | --depth D] [--threads T] [--hash MB]";
+
+const DATAGEN_USAGE: &str = "usage: brudno datagen [--games N] [--nodes N] [--threads T] \
+[--random-plies R] [--book FILE] [--seed S] [--out FILE]";
+
+/// `brudno datagen …`: self-play games for the tuner.
+fn run_datagen(args: &[String]) -> ExitCode {
+    let mut config = datagen::Config {
+        games: 1000,
+        nodes: 5000,
+        threads: std::thread::available_parallelism().map_or(1, usize::from),
+        random_plies: 8,
+        book: Vec::new(),
+        seed: 1,
+        out: "data/selfplay.txt".into(),
+    };
+    for pair in args.chunks(2) {
+        let (flag, value) = (pair[0].as_str(), pair.get(1).map_or("", String::as_str));
+        let number = value.parse::<u64>();
+        let ok = match (flag, number) {
+            ("--games", Ok(n)) => {
+                config.games = n;
+                true
+            }
+            ("--nodes", Ok(n)) if n > 0 => {
+                config.nodes = n;
+                true
+            }
+            ("--threads", Ok(n)) if n > 0 => {
+                config.threads = usize::try_from(n).unwrap_or(1).min(256);
+                true
+            }
+            ("--random-plies", Ok(n)) => {
+                config.random_plies = usize::try_from(n).unwrap_or(8).min(40);
+                true
+            }
+            ("--seed", Ok(n)) => {
+                config.seed = n;
+                true
+            }
+            ("--out", _) if !value.is_empty() => {
+                config.out = value.to_string();
+                true
+            }
+            ("--book", _) => match std::fs::read_to_string(value) {
+                Ok(text) => {
+                    config.book = text
+                        .lines()
+                        .map(str::trim)
+                        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                        .map(String::from)
+                        .collect();
+                    true
+                }
+                Err(e) => {
+                    eprintln!("cannot read {value}: {e}");
+                    return ExitCode::FAILURE;
+                }
+            },
+            _ => false,
+        };
+        if !ok {
+            eprintln!("bad option {flag} {value}; {DATAGEN_USAGE}");
+            return ExitCode::FAILURE;
+        }
+    }
+    if let Some(dir) = std::path::Path::new(&config.out).parent()
+        && !dir.as_os_str().is_empty()
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        eprintln!("cannot create {}: {e}", dir.display());
+        return ExitCode::FAILURE;
+    }
+    match datagen::run(&config) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
 
 /// `brudno epd FILE …`: runs a test suite.
 fn run_epd(args: &[String]) -> ExitCode {

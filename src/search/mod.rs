@@ -250,6 +250,11 @@ impl Searcher {
         self.tablebases = tb;
     }
 
+    /// Empties the transposition table (self-play starts every game afresh).
+    pub fn clear_table(&self) {
+        self.tt.clear();
+    }
+
     /// Forgets the ordering tables (new game).
     pub fn clear(&mut self) {
         self.history.clear();
