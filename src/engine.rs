@@ -67,7 +67,8 @@ fn run_threads(
     events: &Sender<Event>,
 ) -> Outcome {
     let (main, helpers) = searchers.split_first_mut().expect("at least one searcher");
-    let multipv = limits.multipv > 1;
+    // MultiPV lines and a weaker level's choice come from the main thread.
+    let own_choice = limits.multipv > 1 || limits.skill.is_some();
     std::thread::scope(|scope| {
         let handles: Vec<_> = helpers
             .iter_mut()
@@ -93,8 +94,7 @@ fn run_threads(
         control.stop.store(true, Relaxed);
         let others: Vec<Outcome> = handles.into_iter().filter_map(|h| h.join().ok()).collect();
         outcome.nodes = control.nodes.load(Relaxed).max(outcome.nodes);
-        // MultiPV lines all come from the main thread; keep its choice.
-        if !multipv
+        if !own_choice
             && outcome.vote(others)
             && let Some(mut line) = outcome.line.clone()
         {

@@ -246,3 +246,33 @@ fn multipv_shows_distinct_lines_best_first() {
     let lines = e.read_until(SECOND * 30, |l| l.starts_with("bestmove"));
     assert!(lines.iter().all(|l| !l.contains("multipv")));
 }
+
+#[test]
+fn weak_levels_vary_their_moves_but_never_drop_material() {
+    let mut e = Engine::spawn();
+    e.send("uci");
+    e.expect("uciok", 5 * SECOND);
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value 1200");
+    // Black's queen hangs on d4 to the knight: every level takes it.
+    let fen = "rnb1kbnr/pppp1ppp/8/4p3/3q4/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 3";
+    for _ in 0..15 {
+        let (_, best) = solve(&mut e, fen, "go wtime 10000 btime 10000");
+        assert_eq!(best, "f3d4", "{:?}", e.log);
+    }
+    // In the opening, the weakest level does not always play the same move.
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..15 {
+        e.send("position startpos moves e2e4 e7e5");
+        e.send("go wtime 10000 btime 10000");
+        let best = e.bestmove(10 * SECOND);
+        assert!(is_legal(&position(None, &["e2e4", "e7e5"]), &best));
+        seen.insert(best);
+    }
+    assert!(seen.len() >= 2, "{seen:?}");
+    // Out-of-range levels are refused with a message, the level unchanged.
+    e.send("setoption name UCI_Elo value 3500");
+    let said = e.expect("info string", 5 * SECOND);
+    assert!(said.contains("UCI_Elo"), "{said}");
+    e.send("quit");
+}

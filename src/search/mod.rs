@@ -10,6 +10,7 @@ mod ordering;
 pub mod params;
 mod pvs;
 pub mod see;
+pub mod skill;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -26,6 +27,7 @@ use params::{
     ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, NODE_SHARE_BASE, NODE_SHARE_SCALE, SCORE_DROP_MAX,
     SCORE_DROP_SCALE, SINGLE_MOVE_DEPTH, STABILITY_SCALE, STOP_CHECK_INTERVAL, lmr_table,
 };
+use skill::Skill;
 
 /// Counters that show how well the search orders and prunes.
 #[derive(Clone, Copy, Debug, Default)]
@@ -68,6 +70,8 @@ pub struct Limits {
     pub searchmoves: Vec<Move>,
     /// Lines to find and report (`MultiPV`); 0 counts as 1.
     pub multipv: usize,
+    /// A weaker level (`UCI_LimitStrength`), or full strength.
+    pub skill: Option<Skill>,
 }
 
 /// Shared between the thread that searches and the ones that stop it.
@@ -287,8 +291,13 @@ impl Searcher {
             .clamp(1, MAX_PLY as i32 - 1);
         let mut score = 0;
         let mut stability = 0;
-        let lines = self.limits.multipv.clamp(1, self.root_moves.len());
+        let lines = self
+            .limits
+            .multipv
+            .max(self.limits.skill.map_or(1, |s| s.lines))
+            .clamp(1, self.root_moves.len());
         let mut line_scores = vec![score; lines];
+        let mut line_moves = vec![None; lines];
         for depth in 1..=max_depth {
             // Half the helpers skip the even depths, so threads spread over
             // two iterations instead of all racing through the same one.
@@ -300,7 +309,7 @@ impl Searcher {
                 let line = self.iteration(depth, result, None, 1);
                 report(&line);
                 outcome.line = Some(line);
-                self.more_lines(board, depth, &mut line_scores, report);
+                self.more_lines(board, depth, &mut line_scores, &mut line_moves, report);
             }
             if self.stopped {
                 // An aborted iteration's score is unreliable, but a root move
@@ -337,31 +346,80 @@ impl Searcher {
             }
         }
         outcome.nodes = self.total_nodes();
+        if let Some(skill) = self.limits.skill {
+            self.weaken(board, &mut outcome, skill, &line_scores, &line_moves);
+        }
         if outcome.ponder.is_none() {
             outcome.ponder = outcome.best.and_then(|m| self.ponder_from_tt(board, m));
         }
         outcome
     }
 
+    /// `UCI_LimitStrength`: maybe play one of the other lines instead of
+    /// the best, as the level allows.
+    fn weaken(
+        &self,
+        board: &Board,
+        outcome: &mut Outcome,
+        skill: Skill,
+        scores: &[i32],
+        moves: &[Option<Move>],
+    ) {
+        let Some(best) = outcome.best else { return };
+        let mut lines = vec![(best, outcome.score)];
+        lines.extend(
+            moves
+                .iter()
+                .zip(scores)
+                .skip(1)
+                .filter_map(|(m, &s)| m.filter(|&m| m != best).map(|m| (m, s))),
+        );
+        lines[1..].sort_by_key(|&(_, s)| -s);
+        // Any varying seed will do: the choice only has to be unpredictable.
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let mut x = u64::from(nanos) ^ board.key() ^ self.nodes.rotate_left(32);
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        x ^= x >> 33;
+        let random = (x >> 11) as f64 / (1u64 << 53) as f64;
+        if let Some(choice) = skill.choose(&lines, random)
+            && choice != best
+        {
+            outcome.best = Some(choice);
+            outcome.ponder = None;
+            if let Some(&(_, s)) = lines.iter().find(|(m, _)| *m == choice) {
+                outcome.score = s;
+            }
+        }
+    }
+
     /// MultiPV: after the best line, the best of the moves not shown yet,
-    /// line after line. The best line's PV is kept for the caller.
+    /// line after line. The best line's PV is kept for the caller. Lines
+    /// beyond `MultiPV` (searched for a weaker level's choice) are not shown.
     fn more_lines(
         &mut self,
         board: &Board,
         depth: i32,
         scores: &mut [i32],
+        moves: &mut [Option<Move>],
         report: &mut dyn FnMut(&Iteration),
     ) {
         let best_line = self.pv[0].clone();
         self.shown.clear();
         self.shown.extend(best_line.first());
+        moves[0] = best_line.first().copied();
         for (k, score) in scores.iter_mut().enumerate().skip(1) {
             let s = self.aspiration(board, depth, *score, report);
             if self.stopped {
                 break;
             }
             *score = s;
-            report(&self.iteration(depth, s, None, k + 1));
+            moves[k] = self.pv[0].first().copied();
+            if k < self.limits.multipv {
+                report(&self.iteration(depth, s, None, k + 1));
+            }
             self.shown.extend(self.pv[0].first());
         }
         self.shown.clear();
@@ -398,6 +456,13 @@ impl Searcher {
             self.keys.push(board.key());
         }
         self.limits = limits;
+        if let Some(skill) = self.limits.skill {
+            self.limits.nodes = Some(
+                self.limits
+                    .nodes
+                    .map_or(skill.nodes, |n| n.min(skill.nodes)),
+            );
+        }
         self.control = control;
         self.nodes = 0;
         self.seldepth = 0;
@@ -487,7 +552,9 @@ impl Searcher {
                 return score;
             };
             // Bounds are worth showing only in long searches.
-            if self.control.start.elapsed() > Duration::from_secs(3) {
+            if self.control.start.elapsed() > Duration::from_secs(3)
+                && self.shown.len() < self.limits.multipv.max(1)
+            {
                 report(&self.iteration(depth, score, Some(bound), self.shown.len() + 1));
             }
             delta += delta / 2;

@@ -18,6 +18,7 @@ use crate::board::Board;
 use crate::engine::{Engine, Event, Request};
 use crate::eval;
 use crate::search::Limits;
+use crate::search::skill::{MAX_ELO, Skill};
 use crate::time::TimeControl;
 use crate::{bench, perft};
 use options::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, Setting};
@@ -100,6 +101,9 @@ struct Uci {
     /// `MultiPV`: lines to search and show.
     multipv: usize,
     show_wdl: bool,
+    /// `UCI_Elo` when `UCI_LimitStrength` is on.
+    limit_strength: bool,
+    elo: u32,
 }
 
 /// Runs the UCI loop until `quit` or the end of input.
@@ -125,6 +129,8 @@ pub fn run() {
         castling: CastlingMode::Standard,
         multipv: 1,
         show_wdl: false,
+        limit_strength: false,
+        elo: MAX_ELO,
     };
     uci.engine.move_overhead = Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS);
     loop {
@@ -262,7 +268,10 @@ impl Uci {
 
     fn go(&mut self, go: &Go) {
         self.halt();
-        let (request, warnings) = request(&self.board, go, self.multipv);
+        let (mut request, warnings) = request(&self.board, go, self.multipv);
+        if self.limit_strength {
+            request.limits.skill = Some(Skill::from_elo(self.elo));
+        }
         for w in warnings {
             self.out.info_string(&w);
         }
@@ -288,6 +297,8 @@ impl Uci {
             }
             Ok(Setting::MultiPv(n)) => self.multipv = n,
             Ok(Setting::ShowWdl(on)) => self.show_wdl = on,
+            Ok(Setting::LimitStrength(on)) => self.limit_strength = on,
+            Ok(Setting::Elo(elo)) => self.elo = elo,
             Ok(Setting::SyzygyPath(path)) => {
                 self.halt();
                 match self.engine.set_tablebases(&path) {
@@ -426,6 +437,7 @@ fn request(board: &Board, go: &Go, multipv: usize) -> (Request, Vec<String>) {
             mate: go.mate.map(clamp),
             searchmoves,
             multipv,
+            skill: None,
         },
         clock,
         // A bare `go` searches until `stop`, as if `infinite`.

@@ -1,5 +1,7 @@
 //! The UCI options: their declarations and the checking of new values.
 
+use crate::search::skill::{MAX_ELO, MIN_ELO};
+
 /// Largest `Hash` in MB (64 GiB).
 pub const MAX_HASH_MB: usize = 65_536;
 pub const DEFAULT_HASH_MB: usize = 16;
@@ -18,6 +20,8 @@ pub enum Setting {
     MultiPv(usize),
     SyzygyPath(String),
     ShowWdl(bool),
+    LimitStrength(bool),
+    Elo(u32),
 }
 
 /// The `option …` lines sent after `uci`.
@@ -34,6 +38,8 @@ pub fn declarations() -> Vec<String> {
         "option name UCI_Chess960 type check default false".into(),
         "option name SyzygyPath type string default <empty>".into(),
         "option name UCI_ShowWDL type check default false".into(),
+        "option name UCI_LimitStrength type check default false".into(),
+        format!("option name UCI_Elo type spin default {MAX_ELO} min {MIN_ELO} max {MAX_ELO}"),
     ]
 }
 
@@ -89,6 +95,12 @@ pub fn parse_setting(name: &str, value: Option<&str>) -> Result<Setting, String>
         Ok(Setting::MultiPv(spin("MultiPV", value, 1, 256)? as usize))
     } else if is("UCI_Chess960") {
         check("UCI_Chess960", value).map(Setting::Chess960)
+    } else if is("UCI_LimitStrength") {
+        check("UCI_LimitStrength", value).map(Setting::LimitStrength)
+    } else if is("UCI_Elo") {
+        Ok(Setting::Elo(
+            spin("UCI_Elo", value, u64::from(MIN_ELO), u64::from(MAX_ELO))? as u32,
+        ))
     } else if is("UCI_ShowWDL") {
         check("UCI_ShowWDL", value).map(Setting::ShowWdl)
     } else if is("SyzygyPath") {

@@ -1,0 +1,100 @@
+//! Playing strength for `UCI_LimitStrength`/`UCI_Elo`.
+//!
+//! A weaker level searches fewer nodes (it sees less, as a weaker player
+//! does) and, among the few best root moves, sometimes picks one a little
+//! worse than the best: never one that loses more than a margin that shrinks
+//! with the level, so it errs the way people do, not by dropping pieces.
+
+use shakmaty::Move;
+
+/// The lowest and highest `UCI_Elo`.
+pub const MIN_ELO: u32 = 1200;
+pub const MAX_ELO: u32 = 2600;
+
+/// What a level means for one search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Skill {
+    /// Nodes per move.
+    pub nodes: u64,
+    /// Root lines searched to choose from.
+    pub lines: usize,
+    /// How far below the best a chosen move may score (centipawns).
+    pub margin: i32,
+    /// Softness of the choice: the weight of a move is e^(-loss / temperature).
+    pub temperature: f64,
+}
+
+impl Skill {
+    /// The level for `elo` (clamped to the range).
+    pub fn from_elo(elo: u32) -> Skill {
+        let elo = elo.clamp(MIN_ELO, MAX_ELO);
+        // Nodes double every 150 Elo: 200 at the bottom (enough for a
+        // few lines at depth 2), ~130k at the top.
+        let steps = f64::from(elo - MIN_ELO) / 150.0;
+        let nodes = (200.0 * steps.exp2()) as u64;
+        // Up to a pawn and a half of inaccuracy at the bottom, none at the top.
+        let weakness = f64::from(MAX_ELO - elo) / f64::from(MAX_ELO - MIN_ELO);
+        let margin = (150.0 * weakness).round() as i32;
+        Skill {
+            nodes,
+            lines: if margin > 0 { 4 } else { 1 },
+            margin,
+            temperature: (f64::from(margin) / 3.0).max(1.0),
+        }
+    }
+
+    /// Picks among `lines` ((move, score), best first) with `random` in
+    /// [0, 1): the best move always qualifies; others only within the margin.
+    pub fn choose(&self, lines: &[(Move, i32)], random: f64) -> Option<Move> {
+        let &(best, top) = lines.first()?;
+        let candidates: Vec<(Move, f64)> = lines
+            .iter()
+            .filter(|(_, s)| top - s <= self.margin)
+            .map(|&(m, s)| (m, (-f64::from(top - s) / self.temperature).exp()))
+            .collect();
+        let total: f64 = candidates.iter().map(|(_, w)| w).sum();
+        let mut target = random * total;
+        for (m, w) in &candidates {
+            if target < *w {
+                return Some(*m);
+            }
+            target -= w;
+        }
+        Some(best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Chess, Position};
+
+    #[test]
+    fn levels_scale_with_elo() {
+        let low = Skill::from_elo(1200);
+        let high = Skill::from_elo(2600);
+        assert_eq!(low.nodes, 200);
+        assert!(high.nodes > 100_000);
+        assert_eq!(high.margin, 0);
+        assert_eq!(low.margin, 150);
+        assert_eq!(Skill::from_elo(100), low);
+        let mid = Skill::from_elo(1900);
+        assert!(low.nodes < mid.nodes && mid.nodes < high.nodes);
+    }
+
+    #[test]
+    fn never_picks_beyond_the_margin() {
+        let moves = Chess::default().legal_moves();
+        let lines = [(moves[0], 50), (moves[1], 0), (moves[2], -400)];
+        let skill = Skill::from_elo(1200);
+        let mut seen = [0; 3];
+        for i in 0..1000 {
+            let m = skill.choose(&lines, f64::from(i) / 1000.0).unwrap();
+            seen[lines.iter().position(|l| l.0 == m).unwrap()] += 1;
+        }
+        assert!(seen[0] > seen[1] && seen[1] > 0, "{seen:?}");
+        assert_eq!(seen[2], 0, "a move 450 cp worse is never played");
+        let best = Skill::from_elo(2600);
+        assert_eq!(best.choose(&lines, 0.999), Some(moves[0]));
+    }
+}
