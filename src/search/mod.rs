@@ -20,6 +20,7 @@ use shakmaty::{Move, Position};
 
 use crate::board::Board;
 use crate::score::{INFINITY, MAX_PLY, is_mate, mate_in_moves};
+use crate::eval::Evaluator;
 use crate::tablebase::Tablebases;
 use crate::tt::{Bound, PackedMove, Tt};
 use history::{Context, History};
@@ -180,6 +181,7 @@ pub struct Searcher {
     id: usize,
     tt: Arc<Tt>,
     tablebases: Option<Arc<Tablebases>>,
+    evaluator: Evaluator,
     /// The tables' verdict on the root, shown instead of a search score
     /// that is no mate.
     root_tb_score: Option<i32>,
@@ -221,6 +223,7 @@ impl Searcher {
             id,
             tt,
             tablebases: None,
+            evaluator: Evaluator::default(),
             root_tb_score: None,
             history: History::default(),
             control: Arc::new(Control::new(Instant::now(), None)),

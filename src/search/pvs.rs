@@ -16,7 +16,6 @@ use super::params::{
 };
 use super::see::see_ge;
 use crate::board::Board;
-use crate::eval::evaluate;
 use crate::score::{DRAW, MATE, MATE_BOUND, MAX_PLY, from_tt, is_mate, to_tt};
 use crate::tablebase::Tablebases;
 use crate::tt::{Bound, Entry, PackedMove};
@@ -72,7 +71,7 @@ impl Searcher {
                 return DRAW;
             }
             if ply >= MAX_PLY - 1 {
-                return evaluate(board.pos());
+                return self.evaluator.evaluate(board.pos());
             }
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);
@@ -113,7 +112,7 @@ impl Searcher {
         let eval = if in_check {
             -MATE
         } else {
-            entry.map_or_else(|| evaluate(board.pos()), |e| e.eval)
+            entry.map_or_else(|| self.evaluator.evaluate(board.pos()), |e| e.eval)
         };
         let estimate = match entry {
             Some(e) if !in_check && !is_mate(e.score) => {
@@ -392,7 +391,7 @@ impl Searcher {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return evaluate(board.pos());
+            return self.evaluator.evaluate(board.pos());
         }
         if board.pos().is_insufficient_material() {
             return DRAW;
@@ -410,7 +409,7 @@ impl Searcher {
         let eval = if in_check {
             -MATE
         } else {
-            entry.map_or_else(|| evaluate(board.pos()), |e| e.eval)
+            entry.map_or_else(|| self.evaluator.evaluate(board.pos()), |e| e.eval)
         };
         // Stand pat: the side to move need not capture.
         let mut best_score = eval;
@@ -518,7 +517,7 @@ impl Searcher {
             board.key(),
             PackedMove::NONE,
             to_tt(score, ply),
-            evaluate(board.pos()),
+            self.evaluator.evaluate(board.pos()),
             depth,
             bound,
         );

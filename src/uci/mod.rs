@@ -351,20 +351,35 @@ impl Uci {
     }
 
     fn eval(&mut self) {
-        let b = eval::breakdown(self.board.pos());
-        self.out
-            .line("      term |    White mg    eg |    Black mg    eg");
-        for (name, pair) in [("material", b.material), ("placement", b.placement)] {
+        let pos = self.board.pos();
+        self.out.line(&format!(
+            "{:>20} | {:>6} {:>6} | {:>6} {:>6} | {:>6} {:>6}",
+            "term", "White", "", "Black", "", "total", ""
+        ));
+        self.out.line(&format!(
+            "{:>20} | {:>6} {:>6} | {:>6} {:>6} | {:>6} {:>6}",
+            "", "mg", "eg", "mg", "eg", "mg", "eg"
+        ));
+        let mut total = eval::Pair::default();
+        for (name, w, b) in eval::breakdown(pos) {
+            let d = w - b;
+            total += d;
             self.out.line(&format!(
-                "{name:>10} | {:>11} {:>5} | {:>11} {:>5}",
-                pair[0].mg, pair[0].eg, pair[1].mg, pair[1].eg
+                "{name:>20} | {:>6} {:>6} | {:>6} {:>6} | {:>6} {:>6}",
+                w.mg, w.eg, b.mg, b.eg, d.mg, d.eg
             ));
         }
-        self.out.line(&format!("phase {} of 24", b.phase));
-        let white = b.white_score();
+        let phase = eval::phase(pos);
+        let scale = eval::endgame_scale(pos, total.eg);
         self.out.line(&format!(
-            "total {white} cp for White, {} cp for the side to move",
-            eval::evaluate(self.board.pos())
+            "phase {phase} of {}, endgame scale {scale} of {}",
+            eval::MAX_PHASE,
+            eval::SCALE_FULL
+        ));
+        self.out.line(&format!(
+            "total {} cp for White, {} cp for the side to move",
+            eval::taper(total, phase, scale),
+            eval::evaluate(pos)
         ));
     }
 }

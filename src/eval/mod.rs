@@ -1,0 +1,288 @@
+//! Static evaluation: a tapered handcrafted evaluation whose weights are
+//! fitted to game results by `brudno tune`.
+//!
+//! The search sees [`evaluate`] (and [`Evaluator`], which adds a pawn
+//! cache): centipawns from the side to move's point of view. The terms live
+//! in `terms.rs`, the weight layout in `layout.rs`, the weights in
+//! `weights.rs`; the tuner reads the same terms through [`trace`].
+
+pub mod layout;
+pub mod terms;
+mod weights;
+
+use shakmaty::{Bitboard, Chess, Color, Position, Role};
+
+use terms::Sink;
+pub use weights::WEIGHTS;
+
+/// A middlegame/endgame pair of centipawn values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pair {
+    pub mg: i32,
+    pub eg: i32,
+}
+
+impl std::ops::AddAssign for Pair {
+    fn add_assign(&mut self, o: Pair) {
+        self.mg += o.mg;
+        self.eg += o.eg;
+    }
+}
+
+impl std::ops::Sub for Pair {
+    type Output = Pair;
+    fn sub(self, o: Pair) -> Pair {
+        Pair {
+            mg: self.mg - o.mg,
+            eg: self.eg - o.eg,
+        }
+    }
+}
+
+/// Phase weight of each role: the phase runs from 24 (all pieces) to 0.
+const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
+pub const MAX_PHASE: i32 = 24;
+/// Endgame scale: 128 is the full endgame score.
+pub const SCALE_FULL: i32 = 128;
+
+/// Sums the weights of the terms, White minus Black.
+#[derive(Default)]
+struct Score(Pair);
+
+impl Sink for Score {
+    #[inline]
+    fn add(&mut self, index: usize, color: Color, count: i32) {
+        let w = WEIGHTS[index];
+        let n = if color == Color::White { count } else { -count };
+        self.0.mg += w.mg * n;
+        self.0.eg += w.eg * n;
+    }
+}
+
+/// The game phase of `pos`, 24 with all pieces on, 0 with none.
+pub fn phase(pos: &Chess) -> i32 {
+    let b = pos.board();
+    Role::ALL
+        .iter()
+        .map(|&r| PHASE_WEIGHT[r as usize - 1] * b.by_role(r).count() as i32)
+        .sum::<i32>()
+        .min(MAX_PHASE)
+}
+
+/// How much of the endgame score stands, out of 128: endings that are
+/// drawish whatever the material says count for less.
+pub fn endgame_scale(pos: &Chess, eg: i32) -> i32 {
+    let b = pos.board();
+    let strong = if eg > 0 { Color::White } else { Color::Black };
+    let ours = b.by_color(strong);
+    let theirs = b.by_color(strong.other());
+    let value = |side: Bitboard| -> i32 {
+        [(Role::Knight, 3), (Role::Bishop, 3), (Role::Rook, 5), (Role::Queen, 9)]
+            .iter()
+            .map(|&(r, v)| v * (side & b.by_role(r)).count() as i32)
+            .sum()
+    };
+    let our_pawns = (ours & b.by_role(Role::Pawn)).count();
+    // Without pawns, a minor piece more is no win.
+    if our_pawns == 0 && value(ours) - value(theirs) <= 3 {
+        return if value(ours) <= 3 { 0 } else { 16 };
+    }
+    // Bishops of opposite colours and nothing else: the defender blockades.
+    let bishops = b.by_role(Role::Bishop);
+    let others = b.by_role(Role::Knight) | b.by_role(Role::Rook) | b.by_role(Role::Queen);
+    if others.is_empty()
+        && (ours & bishops).count() == 1
+        && (theirs & bishops).count() == 1
+        && ((bishops & Bitboard::DARK_SQUARES).count() == 1)
+    {
+        return 64;
+    }
+    SCALE_FULL
+}
+
+/// Tapers a White-view pair by phase, scaling the endgame part.
+pub fn taper(p: Pair, phase: i32, scale: i32) -> i32 {
+    (p.mg * phase + p.eg * (MAX_PHASE - phase) * scale / SCALE_FULL) / MAX_PHASE
+}
+
+/// Pawn-structure results by pawn placement, per search thread.
+pub struct Evaluator {
+    pawns: Vec<PawnEntry>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct PawnEntry {
+    white: u64,
+    black: u64,
+    score: Pair,
+    passed: u64,
+}
+
+const PAWN_ENTRIES: usize = 1 << 14;
+
+impl Default for Evaluator {
+    fn default() -> Self {
+        Evaluator {
+            pawns: vec![PawnEntry::default(); PAWN_ENTRIES],
+        }
+    }
+}
+
+impl Evaluator {
+    /// Static evaluation from the side to move, with cached pawn terms.
+    #[inline]
+    pub fn evaluate(&mut self, pos: &Chess) -> i32 {
+        let b = pos.board();
+        let pawns = b.by_role(Role::Pawn);
+        let (white, black) = ((pawns & b.white()).0, (pawns & b.black()).0);
+        let hash = (white ^ black.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let slot = &mut self.pawns[(hash >> 50) as usize];
+        if slot.white != white || slot.black != black || (white | black) == 0 {
+            let mut score = Score::default();
+            let passed = terms::pawn_structure(b, &mut score);
+            *slot = PawnEntry {
+                white,
+                black,
+                score: score.0,
+                passed: passed.0,
+            };
+        }
+        let mut score = Score(slot.score);
+        terms::pieces(pos, Bitboard(slot.passed), &mut score);
+        finish(pos, score.0)
+    }
+}
+
+fn finish(pos: &Chess, total: Pair) -> i32 {
+    let white = taper(total, phase(pos), endgame_scale(pos, total.eg));
+    match pos.turn() {
+        Color::White => white,
+        Color::Black => -white,
+    }
+}
+
+/// Static evaluation in centipawns from the side to move's point of view.
+pub fn evaluate(pos: &Chess) -> i32 {
+    let mut score = Score::default();
+    let passed = terms::pawn_structure(pos.board(), &mut score);
+    terms::pieces(pos, passed, &mut score);
+    finish(pos, score.0)
+}
+
+/// The coefficients of every weight for `pos`: (index, White count minus
+/// Black count), for the tuner.
+pub fn trace(pos: &Chess) -> Vec<(u16, i16)> {
+    struct Trace(Vec<i16>);
+    impl Sink for Trace {
+        fn add(&mut self, index: usize, color: Color, count: i32) {
+            let n = if color == Color::White { count } else { -count };
+            self.0[index] += n as i16;
+        }
+    }
+    let mut t = Trace(vec![0; layout::COUNT]);
+    let passed = terms::pawn_structure(pos.board(), &mut t);
+    terms::pieces(pos, passed, &mut t);
+    t.0.iter()
+        .enumerate()
+        .filter(|(_, c)| **c != 0)
+        .map(|(i, &c)| (i as u16, c))
+        .collect()
+}
+
+/// Every term of the evaluation by side: (name, White, Black).
+pub fn breakdown(pos: &Chess) -> Vec<(&'static str, Pair, Pair)> {
+    struct Terms(Vec<[Pair; 2]>);
+    impl Sink for Terms {
+        fn add(&mut self, index: usize, color: Color, count: i32) {
+            let block = layout::NAMES
+                .iter()
+                .rposition(|(_, start, _)| *start <= index)
+                .unwrap_or(0);
+            let w = WEIGHTS[index];
+            let side = usize::from(color == Color::Black);
+            self.0[block][side] += Pair {
+                mg: w.mg * count,
+                eg: w.eg * count,
+            };
+        }
+    }
+    let mut t = Terms(vec![[Pair::default(); 2]; layout::NAMES.len()]);
+    let passed = terms::pawn_structure(pos.board(), &mut t);
+    terms::pieces(pos, passed, &mut t);
+    layout::NAMES
+        .iter()
+        .zip(t.0)
+        .filter(|(_, [w, b])| *w != Pair::default() || *b != Pair::default())
+        .map(|((name, _, _), [w, b])| (*name, w, b))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::CastlingMode;
+    use shakmaty::fen::Fen;
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    #[test]
+    fn start_position_is_balanced() {
+        assert_eq!(evaluate(&Chess::default()), 0);
+    }
+
+    #[test]
+    fn mirrored_positions_score_the_same_for_the_side_to_move() {
+        let a = pos("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+        let b = pos("rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4");
+        assert_eq!(evaluate(&a), evaluate(&b));
+    }
+
+    #[test]
+    fn breakdown_trace_and_cache_agree_with_evaluate() {
+        let mut cached = Evaluator::default();
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
+        ] {
+            let p = pos(fen);
+            let mut total = Pair::default();
+            for (_, w, b) in breakdown(&p) {
+                total += w - b;
+            }
+            let white = taper(total, phase(&p), endgame_scale(&p, total.eg));
+            let stm = if p.turn() == Color::White { white } else { -white };
+            assert_eq!(stm, evaluate(&p), "{fen}");
+            let mut traced = Pair::default();
+            for (i, c) in trace(&p) {
+                let w = WEIGHTS[usize::from(i)];
+                traced += Pair { mg: w.mg * i32::from(c), eg: w.eg * i32::from(c) };
+            }
+            assert_eq!(traced, total, "{fen}");
+            assert_eq!(cached.evaluate(&p), evaluate(&p));
+            assert_eq!(cached.evaluate(&p), evaluate(&p), "from the cache");
+        }
+    }
+
+    #[test]
+    fn drawish_endings_are_scaled_down() {
+        // A knight more and no pawns: no win.
+        assert!(evaluate(&pos("4k3/8/8/8/8/8/8/3NK3 w - - 0 1")).abs() < 30);
+        // Opposite-coloured bishops with a pawn more count for less than
+        // same-coloured ones.
+        let opposite = evaluate(&pos("4k3/5b2/8/8/3P4/8/2B5/4K3 w - - 0 1"));
+        let same = evaluate(&pos("4k3/8/5b2/8/3P4/8/2B5/4K3 w - - 0 1"));
+        assert!(opposite < same, "{opposite} {same}");
+    }
+
+    #[test]
+    fn extra_queen_is_winning() {
+        let p = pos("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+        assert!(evaluate(&p) > 800);
+    }
+}
