@@ -15,6 +15,7 @@ mod search;
 mod tablebase;
 mod time;
 mod tt;
+mod tune;
 mod uci;
 
 use std::process::ExitCode;
@@ -70,6 +71,7 @@ fn main() -> ExitCode {
         }
         Some("epd") => run_epd(&args[1..]),
         Some("datagen") => run_datagen(&args[1..]),
+        Some("tune") => run_tune(&args[1..]),
         Some(other) => {
             eprintln!(
                 "unknown argument '{other}'; usage: brudno [bench [depth] | perft <depth> [fen] | epd <file> [options]]"
@@ -81,6 +83,83 @@ fn main() -> ExitCode {
 
 const EPD_USAGE: &str =
     "usage: brudno epd FILE [--movetime MS | --nodes N | --depth D] [--threads T] [--hash MB]";
+
+const TUNE_USAGE: &str = "usage: brudno tune DATA [--epochs N] [--lambda L] [--lr X] \
+[--limit POSITIONS] [--threads T] [--out FILE] | brudno tune DATA --wdl";
+
+/// `brudno tune DATA …`: fits the evaluation weights (or the WDL model).
+fn run_tune(args: &[String]) -> ExitCode {
+    let Some(path) = args.first() else {
+        eprintln!("{TUNE_USAGE}");
+        return ExitCode::FAILURE;
+    };
+    let mut settings = tune::Settings {
+        epochs: 400,
+        lambda: 0.5,
+        learning_rate: 1.0,
+        threads: std::thread::available_parallelism().map_or(1, usize::from),
+    };
+    let (mut limit, mut out, mut wdl) = (usize::MAX, None, false);
+    let mut rest = args[1..].iter();
+    while let Some(flag) = rest.next() {
+        if flag == "--wdl" {
+            wdl = true;
+            continue;
+        }
+        let value = rest.next().map_or("", String::as_str);
+        let ok = match flag.as_str() {
+            "--epochs" => value.parse().map(|v| settings.epochs = v).is_ok(),
+            "--lambda" => value.parse().map(|v| settings.lambda = v).is_ok(),
+            "--lr" => value.parse().map(|v| settings.learning_rate = v).is_ok(),
+            "--limit" => value.parse().map(|v| limit = v).is_ok(),
+            "--threads" => value.parse().map(|v| settings.threads = v).is_ok(),
+            "--out" => {
+                out = Some(value.to_string());
+                !value.is_empty()
+            }
+            _ => false,
+        };
+        if !ok {
+            eprintln!("bad option {flag} {value}; {TUNE_USAGE}");
+            return ExitCode::FAILURE;
+        }
+    }
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("cannot read {path}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let data = tune::Data::parse(&text, limit);
+    drop(text);
+    eprintln!("{} positions", data.len());
+    if wdl {
+        let (a, b, nll) = tune::fit_wdl(&data);
+        println!("WDL_A = {a}, WDL_B = {b} (log-loss {nll:.4})");
+        return ExitCode::SUCCESS;
+    }
+    let weights = tune::initial_weights();
+    let k = tune::fit_k(&data, &weights);
+    eprintln!(
+        "K = {k:.6}, loss {:.6}",
+        tune::loss(&data, &weights, k, settings.lambda)
+    );
+    let tuned = tune::tune(&data, weights, k, settings, &mut |epoch, loss| {
+        eprintln!("epoch {epoch}: loss {loss:.6}");
+    });
+    let source = tune::weights_source(&tuned);
+    match out {
+        Some(file) => {
+            if let Err(e) = std::fs::write(&file, source) {
+                eprintln!("cannot write {file}: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+        None => print!("{source}"),
+    }
+    ExitCode::SUCCESS
+}
 
 const DATAGEN_USAGE: &str = "usage: brudno datagen [--games N] [--nodes N] [--threads T] \
 [--random-plies R] [--book FILE] [--seed S] [--out FILE]";

@@ -75,12 +75,3 @@ pub const NAMES: [(&str, usize, usize); 34] = [
     ("tempo", TEMPO, 1),
     ("(end)", COUNT, 0),
 ];
-
-/// The block name of weight `i`.
-pub fn name_of(i: usize) -> &'static str {
-    NAMES
-        .iter()
-        .rev()
-        .find(|(_, start, _)| *start <= i)
-        .map_or("?", |(n, _, _)| n)
-}

@@ -77,10 +77,15 @@ pub fn endgame_scale(pos: &Chess, eg: i32) -> i32 {
     let ours = b.by_color(strong);
     let theirs = b.by_color(strong.other());
     let value = |side: Bitboard| -> i32 {
-        [(Role::Knight, 3), (Role::Bishop, 3), (Role::Rook, 5), (Role::Queen, 9)]
-            .iter()
-            .map(|&(r, v)| v * (side & b.by_role(r)).count() as i32)
-            .sum()
+        [
+            (Role::Knight, 3),
+            (Role::Bishop, 3),
+            (Role::Rook, 5),
+            (Role::Queen, 9),
+        ]
+        .iter()
+        .map(|&(r, v)| v * (side & b.by_role(r)).count() as i32)
+        .sum()
     };
     let our_pawns = (ours & b.by_role(Role::Pawn)).count();
     // Without pawns, a minor piece more is no win.
@@ -256,12 +261,19 @@ mod tests {
                 total += w - b;
             }
             let white = taper(total, phase(&p), endgame_scale(&p, total.eg));
-            let stm = if p.turn() == Color::White { white } else { -white };
+            let stm = if p.turn() == Color::White {
+                white
+            } else {
+                -white
+            };
             assert_eq!(stm, evaluate(&p), "{fen}");
             let mut traced = Pair::default();
             for (i, c) in trace(&p) {
                 let w = WEIGHTS[usize::from(i)];
-                traced += Pair { mg: w.mg * i32::from(c), eg: w.eg * i32::from(c) };
+                traced += Pair {
+                    mg: w.mg * i32::from(c),
+                    eg: w.eg * i32::from(c),
+                };
             }
             assert_eq!(traced, total, "{fen}");
             assert_eq!(cached.evaluate(&p), evaluate(&p));

@@ -19,8 +19,8 @@ use std::time::{Duration, Instant};
 use shakmaty::{Move, Position};
 
 use crate::board::Board;
-use crate::score::{INFINITY, MAX_PLY, is_mate, mate_in_moves};
 use crate::eval::Evaluator;
+use crate::score::{INFINITY, MAX_PLY, is_mate, mate_in_moves};
 use crate::tablebase::Tablebases;
 use crate::tt::{Bound, PackedMove, Tt};
 use history::{Context, History};
