@@ -14,6 +14,15 @@ use shakmaty::{
     Role, Square,
 };
 
+/// A standard-chess position from a FEN the tests know to be valid.
+#[cfg(test)]
+pub fn test_position(fen: &str) -> Chess {
+    fen.parse::<Fen>()
+        .expect("a valid FEN")
+        .into_position(CastlingMode::Standard)
+        .expect("a legal position")
+}
+
 /// A position with its Zobrist key.
 #[derive(Clone, Debug)]
 pub struct Board {

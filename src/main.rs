@@ -85,7 +85,7 @@ const EPD_USAGE: &str =
     "usage: brudno epd FILE [--movetime MS | --nodes N | --depth D] [--threads T] [--hash MB]";
 
 const TUNE_USAGE: &str = "usage: brudno tune DATA [--epochs N] [--lambda L] [--lr X] \
-[--limit POSITIONS] [--threads T] [--out FILE] | brudno tune DATA --wdl";
+[--limit POSITIONS] [--threads T] [--freeze-pst] [--out FILE] | brudno tune DATA --wdl";
 
 /// `brudno tune DATA …`: fits the evaluation weights (or the WDL model).
 fn run_tune(args: &[String]) -> ExitCode {
@@ -98,12 +98,17 @@ fn run_tune(args: &[String]) -> ExitCode {
         lambda: 0.5,
         learning_rate: 1.0,
         threads: std::thread::available_parallelism().map_or(1, usize::from),
+        frozen: 0,
     };
     let (mut limit, mut out, mut wdl) = (usize::MAX, None, false);
     let mut rest = args[1..].iter();
     while let Some(flag) = rest.next() {
         if flag == "--wdl" {
             wdl = true;
+            continue;
+        }
+        if flag == "--freeze-pst" {
+            settings.frozen = eval::layout::BISHOP_PAIR;
             continue;
         }
         let value = rest.next().map_or("", String::as_str);

@@ -62,8 +62,8 @@ pub fn from_tt(score: i32, ply: usize) -> i32 {
 /// `s` (centipawns, side to move) ends in a win is `1 / (1 + e^((a - s) / b))`
 /// and in a loss `1 / (1 + e^((a + s) / b))`, the rest is a draw. `a` and
 /// `b` are fitted to self-play games (`brudno wdlfit`, see README).
-pub const WDL_A: f64 = 250.0;
-pub const WDL_B: f64 = 90.0;
+pub const WDL_A: f64 = 260.0;
+pub const WDL_B: f64 = 190.0;
 
 /// Win, draw and loss chances in per mille for score `s`.
 pub fn wdl(s: i32) -> (u32, u32, u32) {
@@ -111,7 +111,7 @@ mod tests {
             assert_eq!(wdl(-s), (l, d, w), "{s}");
         }
         assert!(wdl(0).1 > 500, "an even score is mostly a draw");
-        assert!(wdl(600).0 > 900, "six pawns up wins");
+        assert!(wdl(600).0 > 800, "six pawns up mostly wins");
         assert_eq!(wdl(MATE - 5), (1000, 0, 0));
         assert_eq!(wdl(-(TB_WIN - 3)), (0, 0, 1000));
     }

@@ -145,20 +145,13 @@ const _: () = assert!(TB_WIN - MAX_PLY as i32 > 20_000);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::CastlingMode;
-    use shakmaty::fen::Fen;
     use shakmaty_syzygy::Dtz;
 
     fn tables() -> Tablebases {
         Tablebases::load(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/syzygy")).unwrap()
     }
 
-    fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
+    use crate::board::test_position as pos;
 
     #[test]
     fn loads_directories_and_reports_bad_ones() {

@@ -102,6 +102,9 @@ pub struct Settings {
     pub lambda: f64,
     pub learning_rate: f64,
     pub threads: usize,
+    /// Weights below this index stay as they are (material and the
+    /// piece-square tables, when the data is too little to refit them).
+    pub frozen: usize,
 }
 
 /// The starting weights, mg and eg interleaved.
@@ -192,7 +195,7 @@ pub fn tune(
                 .map(|h| h.join().expect("gradient"))
                 .collect()
         });
-        for j in 0..w.len() {
+        for j in 2 * settings.frozen..w.len() {
             let g = parts.iter().map(|p| p[j]).sum::<f64>() / n.max(1) as f64;
             m[j] = beta1 * m[j] + (1.0 - beta1) * g;
             v[j] = beta2 * v[j] + (1.0 - beta2) * g * g;
@@ -294,6 +297,7 @@ mod tests {
             lambda: 0.5,
             learning_rate: 2.0,
             threads: 2,
+            frozen: 0,
         };
         let tuned = tune(&d, w, k, settings, &mut |_, _| {});
         let after = loss(&d, &tuned, k, 0.5);
@@ -311,11 +315,7 @@ mod tests {
         let w = initial_weights();
         for (i, line) in SAMPLE.lines().take(200).enumerate() {
             let fen = line.split('|').next().unwrap().trim();
-            let pos: Chess = fen
-                .parse::<Fen>()
-                .unwrap()
-                .into_position(CastlingMode::Standard)
-                .unwrap();
+            let pos = crate::board::test_position(fen);
             let white = match shakmaty::Position::turn(&pos) {
                 shakmaty::Color::White => eval::evaluate(&pos),
                 shakmaty::Color::Black => -eval::evaluate(&pos),

@@ -225,15 +225,8 @@ pub fn breakdown(pos: &Chess) -> Vec<(&'static str, Pair, Pair)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::CastlingMode;
-    use shakmaty::fen::Fen;
 
-    fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
+    use crate::board::test_position as pos;
 
     #[test]
     fn start_position_is_balanced() {
