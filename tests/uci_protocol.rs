@@ -402,4 +402,52 @@ fn a_thousand_go_stop_cycles() {
         let m = l.split_whitespace().nth(1).unwrap();
         assert!(is_legal(&pos, m), "{l}");
     }
+    if let Some(rss) = e.rss_mb() {
+        assert!(rss <= 2 + MEMORY_OVERHEAD_MB, "{rss} MB with a 2 MB table");
+    }
+}
+
+/// Beyond the table: code, two search threads' histories and pawn caches,
+/// stacks in use, the tablebase-free rest.
+const MEMORY_OVERHEAD_MB: u64 = 48;
+
+/// A large table filled by a search, then a small one: the memory follows
+/// the `Hash` option, and `quit` mid-search ends the process.
+#[test]
+fn memory_stays_within_the_hash_size() {
+    let mut e = Engine::spawn();
+    e.send("uci");
+    e.expect("uciok", SECOND * 5);
+    e.send("setoption name Threads value 2");
+    e.send("setoption name Hash value 256");
+    e.send("position startpos moves d2d4 g8f6 c2c4");
+    e.send("go movetime 1500");
+    e.bestmove(SECOND * 30);
+    let big = e.rss_mb();
+    e.send("setoption name Hash value 16");
+    e.send("ucinewgame");
+    e.send("position startpos moves e2e4 c7c5");
+    e.send("go movetime 500");
+    e.bestmove(SECOND * 30);
+    e.sync();
+    if let Some(big) = big {
+        assert!(
+            big <= 256 + MEMORY_OVERHEAD_MB,
+            "{big} MB with a 256 MB table"
+        );
+        // The old table goes back to the system on a background thread.
+        let deadline = std::time::Instant::now() + SECOND * 5;
+        let mut rss = e.rss_mb().unwrap();
+        while rss > 16 + MEMORY_OVERHEAD_MB && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            rss = e.rss_mb().unwrap();
+        }
+        assert!(
+            rss <= 16 + MEMORY_OVERHEAD_MB,
+            "{rss} MB after going to 16 MB"
+        );
+    }
+    e.send("go infinite");
+    e.send("quit");
+    assert!(e.exited_within(SECOND * 5), "quit mid-search");
 }

@@ -106,6 +106,14 @@ impl Engine {
         self.expect("readyok", Duration::from_secs(5));
     }
 
+    /// The engine's resident memory in MB (Linux only).
+    pub fn rss_mb(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kb / 1024)
+    }
+
     /// Waits for `bestmove` and returns the move text.
     pub fn bestmove(&mut self, timeout: Duration) -> String {
         let line = self.expect("bestmove", timeout);
