@@ -28,13 +28,17 @@ impl Skill {
     /// The level for `elo` (clamped to the range).
     pub fn from_elo(elo: u32) -> Skill {
         let elo = elo.clamp(MIN_ELO, MAX_ELO);
-        // Nodes double every 150 Elo: 200 at the bottom (enough for a
-        // few lines at depth 2), ~130k at the top.
-        let steps = f64::from(elo - MIN_ELO) / 150.0;
-        let nodes = (200.0 * steps.exp2()) as u64;
-        // Up to a pawn and a half of inaccuracy at the bottom, none at the top.
+        // Nodes double every 100 Elo: 1,000 at the bottom, 256,000 (about
+        // a full-strength blitz move) at 2000, more than any blitz move
+        // above. A first mapping with 200 nodes at the bottom and doubling
+        // every 150 Elo lost 0-1-29 to HoiChess at "1500" and to Phalanx at
+        // "1800" (docs/strength.md).
+        let steps = f64::from(elo - MIN_ELO) / 100.0;
+        let nodes = (1000.0 * steps.exp2()) as u64;
+        // Up to a pawn of inaccuracy at the bottom, falling off quickly:
+        // errors compound over a game.
         let weakness = f64::from(MAX_ELO - elo) / f64::from(MAX_ELO - MIN_ELO);
-        let margin = (150.0 * weakness).round() as i32;
+        let margin = (100.0 * weakness * weakness).round() as i32;
         Skill {
             nodes,
             lines: if margin > 0 { 4 } else { 1 },
@@ -73,10 +77,10 @@ mod tests {
     fn levels_scale_with_elo() {
         let low = Skill::from_elo(1200);
         let high = Skill::from_elo(2600);
-        assert_eq!(low.nodes, 200);
+        assert_eq!(low.nodes, 1000);
         assert!(high.nodes > 100_000);
         assert_eq!(high.margin, 0);
-        assert_eq!(low.margin, 150);
+        assert_eq!(low.margin, 100);
         assert_eq!(Skill::from_elo(100), low);
         let mid = Skill::from_elo(1900);
         assert!(low.nodes < mid.nodes && mid.nodes < high.nodes);
