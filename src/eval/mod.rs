@@ -229,8 +229,13 @@ mod tests {
     use crate::board::test_position as pos;
 
     #[test]
-    fn start_position_is_balanced() {
-        assert_eq!(evaluate(&Chess::default()), 0);
+    fn start_position_is_balanced_but_for_the_move() {
+        // Every term cancels between the sides except the tempo bonus of
+        // the side to move (all middlegame at the start).
+        let tempo = WEIGHTS[layout::TEMPO].mg;
+        assert_eq!(evaluate(&Chess::default()), tempo);
+        let black = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+        assert_eq!(evaluate(&black), tempo);
     }
 
     #[test]
@@ -278,16 +283,26 @@ mod tests {
     fn drawish_endings_are_scaled_down() {
         // A knight more and no pawns: no win.
         assert!(evaluate(&pos("4k3/8/8/8/8/8/8/3NK3 w - - 0 1")).abs() < 30);
-        // Opposite-coloured bishops with a pawn more count for less than
-        // same-coloured ones.
-        let opposite = evaluate(&pos("4k3/5b2/8/8/3P4/8/2B5/4K3 w - - 0 1"));
-        let same = evaluate(&pos("4k3/8/5b2/8/3P4/8/2B5/4K3 w - - 0 1"));
+        // Opposite-coloured bishops (c2 light, f6 dark) with a pawn more
+        // count for less than same-coloured ones (c2 and f7 both light).
+        let opposite = evaluate(&pos("4k3/8/5b2/8/3P4/8/2B5/4K3 w - - 0 1"));
+        let same = evaluate(&pos("4k3/5b2/8/8/3P4/8/2B5/4K3 w - - 0 1"));
         assert!(opposite < same, "{opposite} {same}");
     }
 
     #[test]
-    fn extra_queen_is_winning() {
-        let p = pos("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
-        assert!(evaluate(&p) > 800);
+    fn extra_material_ranks_by_value_and_a_queen_wins() {
+        // The tuned weights set their own scale (the threshold of 800 cp
+        // was PeSTO's queen); what must hold is the order of the pieces and
+        // that the engine's own win/draw/loss model calls a queen up won.
+        let up = |fen: &str| evaluate(&pos(fen));
+        let queen = up("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+        let rook = up("4k3/8/8/8/8/8/8/3RK3 w - - 0 1");
+        let pawn = up("4k3/8/8/8/8/8/3P4/4K3 w - - 0 1");
+        assert!(
+            queen > rook && rook > pawn && pawn > 0,
+            "{queen} {rook} {pawn}"
+        );
+        assert!(crate::score::wdl(queen).0 > 900, "{queen}");
     }
 }
