@@ -142,7 +142,8 @@ impl Evaluator {
         let (white, black) = ((pawns & b.white()).0, (pawns & b.black()).0);
         let hash = (white ^ black.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let slot = &mut self.pawns[(hash >> 50) as usize];
-        if slot.white != white || slot.black != black || (white | black) == 0 {
+        // A zeroed slot is the right answer for no pawns at all.
+        if slot.white != white || slot.black != black {
             let mut score = Score::default();
             let passed = terms::pawn_structure(b, &mut score);
             *slot = PawnEntry {

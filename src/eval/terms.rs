@@ -140,7 +140,8 @@ pub fn pieces(pos: &Chess, passed: Bitboard, sink: &mut impl Sink) {
     let pawns = board.by_role(Role::Pawn);
     let mut attacked = [Bitboard::EMPTY; 2];
     let mut pawn_attacked = [Bitboard::EMPTY; 2];
-    let mut minor_attacked = [Bitboard::EMPTY; 2];
+    // Squares attacked by each side's pieces of each role (pawns and king excepted).
+    let mut attacked_by = [[Bitboard::EMPTY; 6]; 2];
     let mut king_units = [0i32; 2];
     let mut king_attackers = [0i32; 2];
 
@@ -185,6 +186,7 @@ pub fn pieces(pos: &Chess, passed: Bitboard, sink: &mut impl Sink) {
                     Role::Queen => queen_attacks(sq, occupied),
                 };
                 attacked[c] |= attacks;
+                attacked_by[c][r] |= attacks;
                 let reach = (attacks & area).count();
                 let (mobility, weight) = match role {
                     Role::Knight => (MOBILITY_KNIGHT, 2),
@@ -200,7 +202,6 @@ pub fn pieces(pos: &Chess, passed: Bitboard, sink: &mut impl Sink) {
                 let file = u32::from(sq.file());
                 match role {
                     Role::Knight | Role::Bishop => {
-                        minor_attacked[c] |= attacks;
                         let rel = relative_rank(color, sq);
                         let safe = (ahead_of(color, u32::from(sq.rank()))
                             & adjacent_files(file)
@@ -257,6 +258,8 @@ pub fn pieces(pos: &Chess, passed: Bitboard, sink: &mut impl Sink) {
                 sink.add(KING_ATTACK + (king_units[c] as usize).min(15), color, 1);
             }
             let safe = !attacked[t] & !ours;
+            // Squares from which each role would give check, reached by
+            // our pieces of that role.
             let checks = [
                 (Role::Knight, knight_attacks(king)),
                 (Role::Bishop, bishop_attacks(king, occupied)),
@@ -264,15 +267,7 @@ pub fn pieces(pos: &Chess, passed: Bitboard, sink: &mut impl Sink) {
                 (Role::Queen, queen_attacks(king, occupied)),
             ];
             for (i, (role, from_king)) in checks.into_iter().enumerate() {
-                let attackers = ours & board.by_role(role);
-                let reach = attackers.into_iter().fold(Bitboard::EMPTY, |acc, sq| {
-                    acc | match role {
-                        Role::Knight => knight_attacks(sq),
-                        Role::Bishop => bishop_attacks(sq, occupied),
-                        Role::Rook => rook_attacks(sq, occupied),
-                        _ => queen_attacks(sq, occupied),
-                    }
-                });
+                let reach = attacked_by[c][role as usize - 1];
                 let n = (reach & from_king & safe).count() as i32;
                 if n > 0 {
                     sink.add(SAFE_CHECK + i, color, n);
@@ -321,7 +316,9 @@ pub fn pieces(pos: &Chess, passed: Bitboard, sink: &mut impl Sink) {
             sink.add(THREAT_BY_PAWN, color, by_pawn);
         }
         let majors = theirs & (board.by_role(Role::Rook) | board.by_role(Role::Queen));
-        let on_major = (minor_attacked[c] & majors).count() as i32;
+        let minors =
+            attacked_by[c][Role::Knight as usize - 1] | attacked_by[c][Role::Bishop as usize - 1];
+        let on_major = (minors & majors).count() as i32;
         if on_major > 0 {
             sink.add(THREAT_MINOR_ON_MAJOR, color, on_major);
         }

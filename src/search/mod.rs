@@ -478,7 +478,10 @@ impl Searcher {
         for line in &mut self.pv {
             line.clear();
         }
-        self.tt.new_search();
+        // One search, one generation: only the main thread ages the table.
+        if self.id == 0 {
+            self.tt.new_search();
+        }
 
         let legal = board.pos().legal_moves();
         let wanted = &self.limits.searchmoves;
