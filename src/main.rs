@@ -85,7 +85,7 @@ const EPD_USAGE: &str =
     "usage: brudno epd FILE [--movetime MS | --nodes N | --depth D] [--threads T] [--hash MB]";
 
 const TUNE_USAGE: &str = "usage: brudno tune DATA [--epochs N] [--lambda L] [--lr X] \
-[--limit POSITIONS] [--threads T] [--freeze-pst] [--out FILE] | brudno tune DATA --wdl";
+[--limit POSITIONS] [--threads T] [--l2 X] [--freeze-pst] [--out FILE] | brudno tune DATA --wdl";
 
 /// `brudno tune DATA …`: fits the evaluation weights (or the WDL model).
 fn run_tune(args: &[String]) -> ExitCode {
@@ -99,6 +99,7 @@ fn run_tune(args: &[String]) -> ExitCode {
         learning_rate: 1.0,
         threads: std::thread::available_parallelism().map_or(1, usize::from),
         frozen: 0,
+        l2: 0.0,
     };
     let (mut limit, mut out, mut wdl) = (usize::MAX, None, false);
     let mut rest = args[1..].iter();
@@ -118,6 +119,7 @@ fn run_tune(args: &[String]) -> ExitCode {
             "--lr" => value.parse().map(|v| settings.learning_rate = v).is_ok(),
             "--limit" => value.parse().map(|v| limit = v).is_ok(),
             "--threads" => value.parse().map(|v| settings.threads = v).is_ok(),
+            "--l2" => value.parse().map(|v| settings.l2 = v).is_ok(),
             "--out" => {
                 out = Some(value.to_string());
                 !value.is_empty()

@@ -105,6 +105,13 @@ pub struct Settings {
     /// Weights below this index stay as they are (material and the
     /// piece-square tables, when the data is too little to refit them).
     pub frozen: usize,
+    /// Strength of the pull towards the starting weights (L2, per
+    /// centipawn squared). Adam moves a weight seen in a handful of
+    /// positions as fast as a common one, and with the middlegame and
+    /// endgame halves of a rare term nearly collinear the data alone lets
+    /// them run off in opposite directions; the pull keeps such weights
+    /// where they started unless the data says otherwise.
+    pub l2: f64,
 }
 
 /// The starting weights, mg and eg interleaved.
@@ -170,6 +177,7 @@ pub fn tune(
     progress: &mut dyn FnMut(usize, f64),
 ) -> Vec<f64> {
     let n = d.len();
+    let start = w.clone();
     let (mut m, mut v) = (vec![0.0; w.len()], vec![0.0; w.len()]);
     let (beta1, beta2, eps) = (0.9, 0.999, 1e-8);
     let threads = settings.threads.max(1);
@@ -196,7 +204,8 @@ pub fn tune(
                 .collect()
         });
         for j in 2 * settings.frozen..w.len() {
-            let g = parts.iter().map(|p| p[j]).sum::<f64>() / n.max(1) as f64;
+            let g = parts.iter().map(|p| p[j]).sum::<f64>() / n.max(1) as f64
+                + settings.l2 * (w[j] - start[j]);
             m[j] = beta1 * m[j] + (1.0 - beta1) * g;
             v[j] = beta2 * v[j] + (1.0 - beta2) * g * g;
             let mh = m[j] / (1.0 - beta1.powi(epoch as i32));
@@ -298,6 +307,7 @@ mod tests {
             learning_rate: 2.0,
             threads: 2,
             frozen: 0,
+            l2: 0.0,
         };
         let tuned = tune(&d, w, k, settings, &mut |_, _| {});
         let after = loss(&d, &tuned, k, 0.5);
