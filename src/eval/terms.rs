@@ -175,8 +175,11 @@ pub fn pieces(pos: &Chess, passed: Bitboard, sink: &mut impl Sink) {
 
         for role in Role::ALL {
             let r = role as usize - 1;
-            for sq in ours & board.by_role(role) {
-                sink.add(MATERIAL + r, color, 1);
+            let placed = ours & board.by_role(role);
+            if placed.any() {
+                sink.add(MATERIAL + r, color, placed.count() as i32);
+            }
+            for sq in placed {
                 sink.add(PST + r * 64 + pst_square(color, sq), color, 1);
                 let attacks = match role {
                     Role::Pawn | Role::King => continue,
@@ -260,11 +263,13 @@ pub fn pieces(pos: &Chess, passed: Bitboard, sink: &mut impl Sink) {
             let safe = !attacked[t] & !ours;
             // Squares from which each role would give check, reached by
             // our pieces of that role.
+            let diagonal = bishop_attacks(king, occupied);
+            let straight = rook_attacks(king, occupied);
             let checks = [
                 (Role::Knight, knight_attacks(king)),
-                (Role::Bishop, bishop_attacks(king, occupied)),
-                (Role::Rook, rook_attacks(king, occupied)),
-                (Role::Queen, queen_attacks(king, occupied)),
+                (Role::Bishop, diagonal),
+                (Role::Rook, straight),
+                (Role::Queen, diagonal | straight),
             ];
             for (i, (role, from_king)) in checks.into_iter().enumerate() {
                 let reach = attacked_by[c][role as usize - 1];
