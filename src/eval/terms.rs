@@ -176,9 +176,7 @@ pub fn pieces(pos: &Chess, passed: Bitboard, sink: &mut impl Sink) {
         for role in Role::ALL {
             let r = role as usize - 1;
             let placed = ours & board.by_role(role);
-            if placed.any() {
-                sink.add(MATERIAL + r, color, placed.count() as i32);
-            }
+            sink.add(MATERIAL + r, color, placed.count() as i32);
             for sq in placed {
                 sink.add(PST + r * 64 + pst_square(color, sq), color, 1);
                 let attacks = match role {
