@@ -38,13 +38,13 @@ pub struct Context {
 /// Ordering memory of one search thread.
 pub struct History {
     killers: [[Option<Move>; 2]; MAX_PLY + 1],
-    butterfly: Box<[[[i32; 64]; 64]; 2]>,
+    butterfly: Box<[[[i16; 64]; 64]; 2]>,
     /// The quiet reply that last refuted each (piece, to).
     counters: Vec<Option<Move>>,
     /// Quiet move score given the previous move: [prev piece-to][piece-to].
-    continuation: Vec<i32>,
+    continuation: Vec<i16>,
     /// Capture success: [piece-to][captured role].
-    captures: Vec<i32>,
+    captures: Vec<i16>,
 }
 
 impl Default for History {
@@ -70,9 +70,17 @@ fn index(p: PieceTo) -> usize {
 }
 
 /// Moves `entry` towards ±HISTORY_MAX by `bonus`, slowing as it nears the bound.
+///
+/// Entries are 16 bits, halving the tables' cache footprint (the
+/// continuation table is the size of a second-level cache): an entry in
+/// ±HISTORY_MAX stays there for any |bonus| ≤ HISTORY_MAX, and
+/// HISTORY_MAX fits in an `i16`.
+const _: () = assert!(HISTORY_MAX <= i16::MAX as i32);
+
 #[inline]
-fn gravity(entry: &mut i32, bonus: i32) {
-    *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+fn gravity(entry: &mut i16, bonus: i32) {
+    let e = i32::from(*entry);
+    *entry = (e + bonus - e * bonus.abs() / HISTORY_MAX) as i16;
 }
 
 impl History {
@@ -102,12 +110,12 @@ impl History {
     pub fn quiet(&self, side: Color, m: Move, ctx: &Context) -> i32 {
         let (from, to) = squares(m);
         let own = index(PieceTo::new(side, m));
-        let mut score = self.butterfly[side as usize][from][to];
+        let mut score = i32::from(self.butterfly[side as usize][from][to]);
         if let Some(p) = ctx.prev {
-            score += self.continuation[index(p) * PIECE_TO + own];
+            score += i32::from(self.continuation[index(p) * PIECE_TO + own]);
         }
         if let Some(p) = ctx.prev2 {
-            score += self.continuation[index(p) * PIECE_TO + own];
+            score += i32::from(self.continuation[index(p) * PIECE_TO + own]);
         }
         score
     }
@@ -116,7 +124,7 @@ impl History {
     #[inline]
     pub fn capture(&self, side: Color, m: Move) -> i32 {
         let victim = m.capture().map_or(0, |r| r as usize - 1);
-        self.captures[index(PieceTo::new(side, m)) * 6 + victim]
+        i32::from(self.captures[index(PieceTo::new(side, m)) * 6 + victim])
     }
 
     fn bump_quiet(&mut self, side: Color, m: Move, ctx: &Context, bonus: i32) {

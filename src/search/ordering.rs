@@ -48,24 +48,26 @@ pub fn is_tactical(m: Move) -> bool {
 }
 
 /// Hands out the moves of one node best first.
-pub struct MovePicker {
-    moves: MoveList,
+pub struct MovePicker<'a> {
+    /// The caller's list, reordered in place (a move list is two
+    /// kilobytes: moving it into the picker would copy all of it).
+    moves: &'a mut MoveList,
     /// Scores of `moves`, index for index; only as long as the list, so
     /// no node pays for clearing 256 slots.
     scores: ArrayVec<i32, 256>,
     next: usize,
 }
 
-impl MovePicker {
+impl<'a> MovePicker<'a> {
     /// Orders all `moves` of a main-search node.
     pub fn new(
         board: &Board,
-        moves: MoveList,
+        moves: &'a mut MoveList,
         tt_move: PackedMove,
         history: &History,
         ply: usize,
         ctx: &Context,
-    ) -> MovePicker {
+    ) -> MovePicker<'a> {
         let killers = history.killers(ply);
         let counter = history.counter(ctx);
         let side: Color = board.turn();
@@ -89,15 +91,11 @@ impl MovePicker {
                 history.quiet(side, m, ctx)
             }
         };
-        MovePicker {
-            scores: moves.iter().map(|&m| score(m)).collect(),
-            moves,
-            next: 0,
-        }
+        MovePicker::scored(moves, score)
     }
 
     /// Orders the captures and promotions of a quiescence node by MVV-LVA.
-    pub fn tactical(mut moves: MoveList, tt_move: PackedMove) -> MovePicker {
+    pub fn tactical(moves: &'a mut MoveList, tt_move: PackedMove) -> MovePicker<'a> {
         moves.retain(|m| is_tactical(*m));
         let score = |m: Move| {
             if tt_move.matches(m) {
@@ -106,15 +104,28 @@ impl MovePicker {
                 mvv_lva(m)
             }
         };
-        MovePicker {
-            scores: moves.iter().map(|&m| score(m)).collect(),
-            moves,
-            next: 0,
-        }
+        MovePicker::scored(moves, score)
     }
 }
 
-impl Iterator for MovePicker {
+impl MovePicker<'_> {
+    /// Scores each move where it will stay: a score list built elsewhere
+    /// and moved in would be copied whole.
+    #[inline]
+    fn scored(moves: &mut MoveList, score: impl Fn(Move) -> i32) -> MovePicker<'_> {
+        let mut picker = MovePicker {
+            moves,
+            scores: ArrayVec::new(),
+            next: 0,
+        };
+        for &m in picker.moves.iter() {
+            picker.scores.push(score(m));
+        }
+        picker
+    }
+}
+
+impl Iterator for MovePicker<'_> {
     type Item = Move;
 
     #[inline]
@@ -123,10 +134,15 @@ impl Iterator for MovePicker {
         if self.next >= n {
             return None;
         }
+        // The first of the highest scores; a plain running maximum, which
+        // compiles to conditional moves instead of a branch per move.
+        let rest = &self.scores[self.next..n];
+        let mut best_score = rest[0];
         let mut best = self.next;
-        for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
+        for (i, &s) in rest.iter().enumerate().skip(1) {
+            if s > best_score {
+                best_score = s;
+                best = self.next + i;
             }
         }
         self.moves.swap(self.next, best);
@@ -154,9 +170,10 @@ mod tests {
         let board = Board::new(pos);
         let moves = board.pos().legal_moves();
         let quiet = *moves.iter().find(|m| !m.is_capture()).unwrap();
+        let mut list = moves.clone();
         let picker = MovePicker::new(
             &board,
-            moves.clone(),
+            &mut list,
             PackedMove::new(quiet),
             &History::default(),
             0,

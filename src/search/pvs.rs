@@ -169,7 +169,7 @@ impl Searcher {
         // window, later ones a null window (after a reduction when they come
         // late) that only proves they are worse, and are searched again
         // when they are not.
-        let moves = if root {
+        let mut moves = if root {
             self.root_moves
                 .iter()
                 .copied()
@@ -179,7 +179,7 @@ impl Searcher {
             board.pos().legal_moves()
         };
         let ctx = self.context[ply];
-        let picker = MovePicker::new(board, moves, tt_move, &self.history, ply, &ctx);
+        let picker = MovePicker::new(board, &mut moves, tt_move, &self.history, ply, &ctx);
         let side = board.turn();
         let killers = self.history.killers(ply);
         let original_alpha = alpha;
@@ -420,15 +420,15 @@ impl Searcher {
             alpha = alpha.max(eval);
         }
 
-        let moves = board.pos().legal_moves();
+        let mut moves = board.pos().legal_moves();
         if in_check && moves.is_empty() {
             return -MATE + ply as i32;
         }
         let picker = if in_check {
             let ctx = Context::default();
-            MovePicker::new(board, moves, tt_move, &self.history, ply, &ctx)
+            MovePicker::new(board, &mut moves, tt_move, &self.history, ply, &ctx)
         } else {
-            MovePicker::tactical(moves, tt_move)
+            MovePicker::tactical(&mut moves, tt_move)
         };
         let mut best_move = None;
         for m in picker {
