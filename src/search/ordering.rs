@@ -1,6 +1,6 @@
-//! Move ordering: every legal move gets a score once, then moves are handed
-//! out best first by selection, so a cut-off after the first few moves
-//! never pays for sorting the rest.
+//! Move ordering: the table move first, unscored; then every other legal
+//! move gets a score once and moves are handed out best first by selection,
+//! so a cut-off after the first few moves never pays for sorting the rest.
 //!
 //! Order: the transposition-table move, captures that do not lose material
 //! (by SEE, most valuable victim first, then capture history), the two
@@ -9,7 +9,8 @@
 //!
 //! shakmaty generates all legal moves in one pass (its generator has no
 //! captures-only mode that is cheaper), so the stages are kept by the scores
-//! and the laziness is in the selection.
+//! and the laziness is in the selection and in scoring only after the table
+//! move has failed to cut.
 
 use arrayvec::ArrayVec;
 use shakmaty::{Color, Move, MoveList};
@@ -56,86 +57,99 @@ pub struct MovePicker<'a> {
     /// no node pays for clearing 256 slots.
     scores: ArrayVec<i32, 256>,
     next: usize,
+    /// Whether the moves not yet handed out have their scores.
+    scored: bool,
 }
 
 impl<'a> MovePicker<'a> {
-    /// Orders all `moves` of a main-search node.
-    pub fn new(
+    /// The moves of a main-search node. The table move, when it is among
+    /// them, comes first without scoring the others: it refutes often
+    /// enough that the rest (SEE of every capture, history of every quiet)
+    /// would be scored for nothing, and when it does not, the rest are
+    /// scored with the history its search has just updated.
+    pub fn new(moves: &'a mut MoveList, tt_move: PackedMove) -> MovePicker<'a> {
+        let mut scores = ArrayVec::new();
+        if let Some(i) = moves.iter().position(|&m| tt_move.matches(m)) {
+            moves.swap(0, i);
+            scores.push(TT_MOVE);
+        }
+        MovePicker {
+            moves,
+            scores,
+            next: 0,
+            scored: false,
+        }
+    }
+
+    /// The next move, scoring the moves first when none of those left has
+    /// a score yet (main search and evasions): captures that do not lose material, killers,
+    /// countermove, quiets by history, losing captures.
+    pub fn next_move(
+        &mut self,
         board: &Board,
-        moves: &'a mut MoveList,
-        tt_move: PackedMove,
         history: &History,
         ply: usize,
         ctx: &Context,
-    ) -> MovePicker<'a> {
-        let killers = history.killers(ply);
-        let counter = history.counter(ctx);
-        let side: Color = board.turn();
-        let score = |m: Move| {
-            if tt_move.matches(m) {
-                TT_MOVE
-            } else if is_tactical(m) {
-                let base = if see_ge(board.pos(), m, 0) {
-                    GOOD_CAPTURE
+    ) -> Option<Move> {
+        if !self.scored && self.next == self.scores.len() {
+            self.scored = true;
+            let killers = history.killers(ply);
+            let counter = history.counter(ctx);
+            let side: Color = board.turn();
+            let score = |m: Move| {
+                if is_tactical(m) {
+                    let base = if see_ge(board.pos(), m, 0) {
+                        GOOD_CAPTURE
+                    } else {
+                        BAD_CAPTURE
+                    };
+                    base + capture_score(m, history, side)
+                } else if killers[0] == Some(m) {
+                    KILLER + 2
+                } else if killers[1] == Some(m) {
+                    KILLER + 1
+                } else if counter == Some(m) {
+                    KILLER
                 } else {
-                    BAD_CAPTURE
-                };
-                base + capture_score(m, history, side)
-            } else if killers[0] == Some(m) {
-                KILLER + 2
-            } else if killers[1] == Some(m) {
-                KILLER + 1
-            } else if counter == Some(m) {
-                KILLER
-            } else {
-                history.quiet(side, m, ctx)
+                    history.quiet(side, m, ctx)
+                }
+            };
+            for &m in &self.moves[self.next..] {
+                self.scores.push(score(m));
             }
-        };
-        MovePicker::scored(moves, score)
+        }
+        self.pick()
     }
 
     /// Orders the captures and promotions of a quiescence node by MVV-LVA.
     pub fn tactical(moves: &'a mut MoveList, tt_move: PackedMove) -> MovePicker<'a> {
         moves.retain(|m| is_tactical(*m));
-        let score = |m: Move| {
-            if tt_move.matches(m) {
-                TT_MOVE
-            } else {
-                mvv_lva(m)
-            }
-        };
-        MovePicker::scored(moves, score)
-    }
-}
-
-impl MovePicker<'_> {
-    /// Scores each move where it will stay: a score list built elsewhere
-    /// and moved in would be copied whole.
-    #[inline]
-    fn scored(moves: &mut MoveList, score: impl Fn(Move) -> i32) -> MovePicker<'_> {
         let mut picker = MovePicker {
             moves,
             scores: ArrayVec::new(),
             next: 0,
+            scored: true,
         };
         for &m in picker.moves.iter() {
-            picker.scores.push(score(m));
+            picker.scores.push(if tt_move.matches(m) {
+                TT_MOVE
+            } else {
+                mvv_lva(m)
+            });
         }
         picker
     }
-}
 
-impl Iterator for MovePicker<'_> {
-    type Item = Move;
-
+    /// The first of the highest-scored moves not handed out yet.
     #[inline]
-    fn next(&mut self) -> Option<Move> {
-        let n = self.moves.len();
+    fn pick(&mut self) -> Option<Move> {
+        // Only the scored moves compete: all of them, or the table move alone.
+        let n = self.scores.len();
         if self.next >= n {
             return None;
         }
-        // The first of the highest scores; a plain running maximum, which
-        // compiles to conditional moves instead of a branch per move.
+        // A plain running maximum, which compiles to conditional moves
+        // instead of a branch per move.
         let rest = &self.scores[self.next..n];
         let mut best_score = rest[0];
         let mut best = self.next;
@@ -171,15 +185,11 @@ mod tests {
         let moves = board.pos().legal_moves();
         let quiet = *moves.iter().find(|m| !m.is_capture()).unwrap();
         let mut list = moves.clone();
-        let picker = MovePicker::new(
-            &board,
-            &mut list,
-            PackedMove::new(quiet),
-            &History::default(),
-            0,
-            &Context::default(),
-        );
-        let order: Vec<Move> = picker.collect();
+        let mut picker = MovePicker::new(&mut list, PackedMove::new(quiet));
+        let history = History::default();
+        let ctx = Context::default();
+        let order: Vec<Move> =
+            std::iter::from_fn(|| picker.next_move(&board, &history, 0, &ctx)).collect();
         assert_eq!(order.len(), moves.len());
         assert_eq!(order[0], quiet);
         assert_eq!(order[1].to().to_string(), "h5");

@@ -179,7 +179,7 @@ impl Searcher {
             board.pos().legal_moves()
         };
         let ctx = self.context[ply];
-        let picker = MovePicker::new(board, &mut moves, tt_move, &self.history, ply, &ctx);
+        let mut picker = MovePicker::new(&mut moves, tt_move);
         let side = board.turn();
         let killers = self.history.killers(ply);
         let original_alpha = alpha;
@@ -189,7 +189,7 @@ impl Searcher {
         let mut captures_tried = MoveList::new();
         let mut searched = 0;
 
-        for m in picker {
+        while let Some(m) = picker.next_move(board, &self.history, ply, &ctx) {
             if excluded == Some(m) {
                 continue;
             }
@@ -424,14 +424,15 @@ impl Searcher {
         if in_check && moves.is_empty() {
             return -MATE + ply as i32;
         }
-        let picker = if in_check {
-            let ctx = Context::default();
-            MovePicker::new(board, &mut moves, tt_move, &self.history, ply, &ctx)
+        let mut picker = if in_check {
+            MovePicker::new(&mut moves, tt_move)
         } else {
             MovePicker::tactical(&mut moves, tt_move)
         };
+        // Evasions are ordered without continuation history.
+        let ctx = Context::default();
         let mut best_move = None;
-        for m in picker {
+        while let Some(m) = picker.next_move(board, &self.history, ply, &ctx) {
             // Captures that lose material cannot raise a stand-pat score.
             if !in_check && !see_ge(board.pos(), m, 0) {
                 continue;
