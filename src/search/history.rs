@@ -69,14 +69,13 @@ fn index(p: PieceTo) -> usize {
     p.piece * 64 + p.to
 }
 
-/// Moves `entry` towards ±HISTORY_MAX by `bonus`, slowing as it nears the bound.
-///
-/// Entries are 16 bits, halving the tables' cache footprint (the
-/// continuation table is the size of a second-level cache): an entry in
-/// ±HISTORY_MAX stays there for any |bonus| ≤ HISTORY_MAX, and
-/// HISTORY_MAX fits in an `i16`.
+// Entries are 16 bits, halving the tables' cache footprint (the
+// continuation table is the size of a second-level cache).
 const _: () = assert!(HISTORY_MAX <= i16::MAX as i32);
 
+/// Moves `entry` towards ±HISTORY_MAX by `bonus`, slowing as it nears the
+/// bound: an entry within ±HISTORY_MAX stays there for any |bonus| ≤
+/// HISTORY_MAX, so the 16 bits always hold it.
 #[inline]
 fn gravity(entry: &mut i16, bonus: i32) {
     let e = i32::from(*entry);

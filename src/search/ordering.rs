@@ -68,22 +68,25 @@ impl<'a> MovePicker<'a> {
     /// would be scored for nothing, and when it does not, the rest are
     /// scored with the history its search has just updated.
     pub fn new(moves: &'a mut MoveList, tt_move: PackedMove) -> MovePicker<'a> {
-        let mut scores = ArrayVec::new();
-        if let Some(i) = moves.iter().position(|&m| tt_move.matches(m)) {
+        let table_move = moves.iter().position(|&m| tt_move.matches(m));
+        if let Some(i) = table_move {
             moves.swap(0, i);
-            scores.push(TT_MOVE);
         }
-        MovePicker {
+        let mut picker = MovePicker {
             moves,
-            scores,
+            scores: ArrayVec::new(),
             next: 0,
             scored: false,
+        };
+        if table_move.is_some() {
+            picker.scores.push(TT_MOVE);
         }
+        picker
     }
 
     /// The next move, scoring the moves first when none of those left has
-    /// a score yet (main search and evasions): captures that do not lose material, killers,
-    /// countermove, quiets by history, losing captures.
+    /// a score yet (main search and evasions): captures that do not lose
+    /// material, killers, countermove, quiets by history, losing captures.
     pub fn next_move(
         &mut self,
         board: &Board,
