@@ -148,18 +148,12 @@ impl Tt {
         self.generation.store(next, Relaxed);
     }
 
-    /// The first word of the bucket of `key`.
-    #[inline]
-    fn bucket_start(&self, key: u64) -> usize {
-        // Multiply-shift maps the key onto any table length, not only powers of two.
-        let index = ((u128::from(key) * self.buckets as u128) >> 64) as usize;
-        self.offset + index * WORDS_PER_BUCKET
-    }
-
     /// The bucket of `key` as (key xor data, data) word pairs.
     #[inline]
     fn bucket(&self, key: u64) -> impl Iterator<Item = Slot<'_>> {
-        let start = self.bucket_start(key);
+        // Multiply-shift maps the key onto any table length, not only powers of two.
+        let index = ((u128::from(key) * self.buckets as u128) >> 64) as usize;
+        let start = self.offset + index * WORDS_PER_BUCKET;
         self.words[start..start + WORDS_PER_BUCKET]
             .chunks_exact(2)
             .map(|w| Slot {

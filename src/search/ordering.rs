@@ -57,8 +57,6 @@ pub struct MovePicker<'a> {
     /// no node pays for clearing 256 slots.
     scores: ArrayVec<i32, 256>,
     next: usize,
-    /// Whether the moves not yet handed out have their scores.
-    scored: bool,
 }
 
 impl<'a> MovePicker<'a> {
@@ -72,12 +70,7 @@ impl<'a> MovePicker<'a> {
         if let Some(i) = table_move {
             moves.swap(0, i);
         }
-        let mut picker = MovePicker {
-            moves,
-            scores: ArrayVec::new(),
-            next: 0,
-            scored: false,
-        };
+        let mut picker = MovePicker::unscored(moves);
         if table_move.is_some() {
             picker.scores.push(TT_MOVE);
         }
@@ -94,8 +87,8 @@ impl<'a> MovePicker<'a> {
         ply: usize,
         ctx: &Context,
     ) -> Option<Move> {
-        if !self.scored && self.next == self.scores.len() {
-            self.scored = true;
+        // Scores run out before the moves only after the table move.
+        if self.next == self.scores.len() && self.next < self.moves.len() {
             let killers = history.killers(ply);
             let counter = history.counter(ctx);
             let side: Color = board.turn();
@@ -127,12 +120,7 @@ impl<'a> MovePicker<'a> {
     /// Orders the captures and promotions of a quiescence node by MVV-LVA.
     pub fn tactical(moves: &'a mut MoveList, tt_move: PackedMove) -> MovePicker<'a> {
         moves.retain(|m| is_tactical(*m));
-        let mut picker = MovePicker {
-            moves,
-            scores: ArrayVec::new(),
-            next: 0,
-            scored: true,
-        };
+        let mut picker = MovePicker::unscored(moves);
         for &m in picker.moves.iter() {
             picker.scores.push(if tt_move.matches(m) {
                 TT_MOVE
@@ -141,6 +129,17 @@ impl<'a> MovePicker<'a> {
             });
         }
         picker
+    }
+
+    /// A picker over `moves` with no scores yet, built where it will stay
+    /// (a score list built elsewhere and moved in would be copied whole).
+    #[inline]
+    fn unscored(moves: &'a mut MoveList) -> MovePicker<'a> {
+        MovePicker {
+            moves,
+            scores: ArrayVec::new(),
+            next: 0,
+        }
     }
 
     /// The first of the highest-scored moves not handed out yet.
