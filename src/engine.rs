@@ -198,13 +198,12 @@ impl Engine {
     /// Waits for the search thread to finish and takes the search state back.
     pub fn wait(&mut self) {
         if let Some(t) = self.thread.take() {
-            match t.join() {
-                Ok(s) => self.searchers = s,
+            if let Ok(s) = t.join() {
+                self.searchers = s;
+            } else {
                 // A search that panicked loses its tables, not the engine.
-                Err(_) => {
-                    self.searchers.clear();
-                    self.set_threads(self.threads_wanted);
-                }
+                self.searchers.clear();
+                self.set_threads(self.threads_wanted);
             }
         }
         self.clock.disarm();

@@ -254,7 +254,7 @@ fn run_epd(args: &[String]) -> ExitCode {
         eprintln!("{EPD_USAGE}");
         return ExitCode::FAILURE;
     };
-    let mut budget = epd::Budget::MoveTime(std::time::Duration::from_millis(1000));
+    let mut budget = epd::Budget::MoveTime(std::time::Duration::from_secs(1));
     let mut hash = 16;
     let mut threads = 1;
     let mut rest = args[1..].iter();

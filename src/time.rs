@@ -55,7 +55,7 @@ pub fn allocate(tc: &TimeControl, overhead: Duration) -> Option<Budget> {
     // What is really ours: the clock less the transmission overhead; on a
     // clock shorter than the overhead, a fifth of what is left.
     let usable = if time > overhead * 2 {
-        time - overhead
+        time.saturating_sub(overhead)
     } else {
         time / 5
     };

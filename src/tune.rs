@@ -7,6 +7,12 @@
 //! mean squared error between `sigmoid(K · eval)` and a target that blends
 //! the game result with the search score; Adam descends its exact gradient.
 
+// The maths keeps its symbols: d the data, w the weights, k the sigmoid's
+// scale, g the gradient, s and e a sample's prediction and error.
+#![allow(clippy::many_single_char_names)]
+
+use std::fmt::Write as _;
+
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 
@@ -148,7 +154,7 @@ pub fn fit_k(d: &Data, w: &[f64]) -> f64 {
             lo = a;
         }
     }
-    (lo + hi) / 2.0
+    f64::midpoint(lo, hi)
 }
 
 /// The gradient of the loss over samples `range`.
@@ -236,15 +242,17 @@ pub fn weights_source(w: &[f64]) -> String {
         if len == 0 {
             continue;
         }
-        out.push_str(&format!("    // {name}\n"));
+        // Writing to a String cannot fail.
+        let _ = writeln!(out, "    // {name}");
         for row in (start..start + len).collect::<Vec<_>>().chunks(8) {
             out.push_str("   ");
             for &i in row {
-                out.push_str(&format!(
+                let _ = write!(
+                    out,
                     " p({}, {}),",
                     w[2 * i].round() as i32,
                     w[2 * i + 1].round() as i32
-                ));
+                );
             }
             out.push('\n');
         }

@@ -61,7 +61,7 @@ fn relative_rank(color: Color, sq: Square) -> usize {
 #[inline]
 fn pst_square(color: Color, sq: Square) -> usize {
     match color {
-        Color::White => usize::from(sq) ^ 56,
+        Color::White => usize::from(sq) ^ 0b11_1000, // the rank flipped
         Color::Black => usize::from(sq),
     }
 }

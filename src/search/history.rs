@@ -73,9 +73,9 @@ fn index(p: PieceTo) -> usize {
 // continuation table is the size of a second-level cache).
 const _: () = assert!(HISTORY_MAX <= i16::MAX as i32);
 
-/// Moves `entry` towards ±HISTORY_MAX by `bonus`, slowing as it nears the
-/// bound: an entry within ±HISTORY_MAX stays there for any |bonus| ≤
-/// HISTORY_MAX, so the 16 bits always hold it.
+/// Moves `entry` towards ±`HISTORY_MAX` by `bonus`, slowing as it nears the
+/// bound: an entry within ±`HISTORY_MAX` stays there for any |`bonus`| ≤
+/// `HISTORY_MAX`, so the 16 bits always hold it.
 #[inline]
 fn gravity(entry: &mut i16, bonus: i32) {
     let e = i32::from(*entry);

@@ -548,7 +548,7 @@ impl Searcher {
                 return score;
             }
             let bound = if score <= alpha {
-                beta = (alpha + beta) / 2;
+                beta = i32::midpoint(alpha, beta);
                 alpha = (score - delta).max(-INFINITY);
                 Bound::Upper
             } else if score >= beta {
@@ -697,8 +697,8 @@ mod tests {
     fn mate_scores_count_plies_from_the_root() {
         let mate_in_2 = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
         assert_eq!(search(mate_in_2, &[], 6).score, MATE - 3);
-        let mated_in_2 = "8/8/8/8/8/5K2/8/R5k1 b - - 0 1";
-        assert_eq!(search(mated_in_2, &[], 6).score, -(MATE - 4));
+        let lost_in_2 = "8/8/8/8/8/5K2/8/R5k1 b - - 0 1";
+        assert_eq!(search(lost_in_2, &[], 6).score, -(MATE - 4));
         let stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
         let out = search(stalemate, &[], 3);
         assert_eq!((out.best, out.score), (None, 0));

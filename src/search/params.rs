@@ -62,7 +62,7 @@ pub const SEE_CAPTURE_MARGIN: i32 = 25;
 /// Singular extensions from this depth, with a table entry this close.
 pub const SINGULAR_MIN_DEPTH: i32 = 8;
 pub const SINGULAR_TT_DEPTH_MARGIN: i32 = 3;
-/// Late move reductions: ln(depth) * ln(moves) / LMR_DIVISOR + LMR_BASE.
+/// Late move reductions: ln(depth) * ln(moves) / `LMR_DIVISOR` + `LMR_BASE`.
 pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIVISOR: f64 = 2.25;
 pub const LMR_MIN_DEPTH: i32 = 3;
@@ -91,6 +91,6 @@ pub const STABILITY_SCALE: [f64; 5] = [2.2, 1.4, 1.1, 0.9, 0.8];
 pub const SCORE_DROP_SCALE: f64 = 0.01;
 pub const SCORE_DROP_MAX: f64 = 1.6;
 /// Extra time when the best move took few of the iteration's nodes:
-/// factor = (NODE_SHARE_BASE - share) * NODE_SHARE_SCALE.
+/// factor = (`NODE_SHARE_BASE` - share) * `NODE_SHARE_SCALE`.
 pub const NODE_SHARE_BASE: f64 = 1.5;
 pub const NODE_SHARE_SCALE: f64 = 1.35;

@@ -135,17 +135,16 @@ pub fn run() {
     uci.engine.move_overhead = Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS);
     loop {
         select! {
-            recv(lines) -> line => match line {
-                Ok(line) => if !uci.handle_line(&line) { break },
-                Err(_) => {
-                    // End of input: let a finite search finish and answer.
-                    if uci.holding {
-                        uci.engine.stop();
-                    }
-                    uci.holding = false;
-                    uci.halt_after(false);
-                    break;
+            recv(lines) -> line => if let Ok(line) = line {
+                if !uci.handle_line(&line) { break }
+            } else {
+                // End of input: let a finite search finish and answer.
+                if uci.holding {
+                    uci.engine.stop();
                 }
+                uci.holding = false;
+                uci.halt_after(false);
+                break;
             },
             recv(uci.events) -> event => if let Ok(e) = event { uci.handle_event(e) },
         }
@@ -335,7 +334,7 @@ impl Uci {
                     shakmaty::File::new(file),
                     shakmaty::Rank::new(rank),
                 );
-                row.push(board.piece_at(sq).map_or('.', |p| p.char()));
+                row.push(board.piece_at(sq).map_or('.', shakmaty::Piece::char));
                 row.push(' ');
             }
             self.out.line(&row);

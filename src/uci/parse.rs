@@ -166,6 +166,7 @@ const GO_NUMBERS: [&str; 9] = [
 ];
 const GO_FLAGS: [&str; 2] = ["infinite", "ponder"];
 
+#[allow(clippy::too_many_lines)] // one arm per `go` parameter
 fn parse_go(tokens: &[&str]) -> Result<Parsed, String> {
     let mut warnings = Vec::new();
     // Exact values of the parameters vampirc cannot hold; clamped copies
