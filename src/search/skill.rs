@@ -39,9 +39,20 @@ impl Skill {
         // errors compound over a game.
         let weakness = f64::from(MAX_ELO - elo) / f64::from(MAX_ELO - MIN_ELO);
         let margin = (100.0 * weakness * weakness).round() as i32;
+        // Every extra root line costs depth. At 2200 four lines with an 8 cp
+        // margin played about 1900 at 8+0.08, below the 2000 level: a choice
+        // among near-equal moves no longer weakens the play, the lost depth
+        // does. So the choice narrows as the margin shrinks, and below 10 cp
+        // the level is the node budget alone.
+        let lines = match margin {
+            15.. => 4,
+            10..=14 => 2,
+            _ => 1,
+        };
+        let margin = if lines == 1 { 0 } else { margin };
         Skill {
             nodes,
-            lines: if margin > 0 { 4 } else { 1 },
+            lines,
             margin,
             temperature: (f64::from(margin) / 3.0).max(1.0),
         }
@@ -84,6 +95,10 @@ mod tests {
         assert_eq!(Skill::from_elo(100), low);
         let mid = Skill::from_elo(1900);
         assert!(low.nodes < mid.nodes && mid.nodes < high.nodes);
+        assert_eq!(mid.lines, 4);
+        assert_eq!(Skill::from_elo(2100).lines, 2);
+        let near_top = Skill::from_elo(2200);
+        assert_eq!((near_top.lines, near_top.margin), (1, 0));
     }
 
     #[test]
