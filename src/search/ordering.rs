@@ -232,27 +232,26 @@ impl<'a> MovePicker<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Position};
+    use crate::board::test_position;
+    use shakmaty::Position;
+
+    /// The order in which a fresh picker (no history) hands out the moves.
+    fn order(board: &Board, tt_move: PackedMove) -> Vec<Move> {
+        let mut list = board.pos().legal_moves();
+        let mut picker = MovePicker::new(&mut list, tt_move);
+        let history = History::default();
+        let ctx = Context::default();
+        std::iter::from_fn(|| picker.next_move(board, &history, 0, &ctx)).collect()
+    }
 
     #[test]
     fn tt_move_then_winning_capture_then_losing_capture_last() {
         // White can take a free pawn (h5), take a pawn defended by a pawn with
         // the queen (d5), or play quiet moves.
-        let pos: shakmaty::Chess = "4k3/8/2p5/3p3p/8/8/3Q4/4K2R w K - 0 1"
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
-        let board = Board::new(pos);
+        let board = Board::new(test_position("4k3/8/2p5/3p3p/8/8/3Q4/4K2R w K - 0 1"));
         let moves = board.pos().legal_moves();
         let quiet = *moves.iter().find(|m| !m.is_capture()).unwrap();
-        let mut list = moves.clone();
-        let mut picker = MovePicker::new(&mut list, PackedMove::new(quiet));
-        let history = History::default();
-        let ctx = Context::default();
-        let order: Vec<Move> =
-            std::iter::from_fn(|| picker.next_move(&board, &history, 0, &ctx)).collect();
+        let order = order(&board, PackedMove::new(quiet));
         assert_eq!(order.len(), moves.len());
         assert_eq!(order[0], quiet);
         assert_eq!(order[1].to().to_string(), "h5");
@@ -264,17 +263,9 @@ mod tests {
         // The knight on b1 may go to a3 or c3, both attacked by the black
         // pawn on b4, or to d2, which is safe; the rook on h1 may go to h4
         // or h6, attacked by the black knight on f5, or to safe squares.
-        let pos: shakmaty::Chess = "4k3/8/8/5n2/1p6/8/8/1N2K2R w - - 0 1"
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
-        let board = Board::new(pos);
-        let mut list = board.pos().legal_moves();
-        let mut picker = MovePicker::new(&mut list, PackedMove::NONE);
-        let history = History::default();
-        let ctx = Context::default();
-        let order: Vec<String> = std::iter::from_fn(|| picker.next_move(&board, &history, 0, &ctx))
+        let board = Board::new(test_position("4k3/8/8/5n2/1p6/8/8/1N2K2R w - - 0 1"));
+        let order: Vec<String> = order(&board, PackedMove::NONE)
+            .into_iter()
             .filter(|m| !m.is_capture())
             .map(|m| m.to().to_string())
             .collect();
