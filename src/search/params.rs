@@ -6,7 +6,8 @@ pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
 
 /// Ordering malus of a quiet move that puts a piece (pawn, knight, bishop,
 /// rook, queen, king) where a cheaper enemy piece attacks it, against
-/// quiet history of up to three times `HISTORY_MAX`.
+/// quiet history of up to three times `HISTORY_MAX`. Nothing is cheaper
+/// than a pawn, and a king cannot move into an attack: both are 0.
 pub const THREAT_MALUS: [i32; 6] = [0, 8_192, 8_192, 12_288, 16_384, 0];
 
 /// Aspiration: first half-width of the window around the last score.
