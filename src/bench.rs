@@ -107,6 +107,14 @@ fn report_stats(s: &Stats, by_depth: &[u64], total: u64, out: &mut dyn FnMut(&st
         percent(s.first_move_cuts, s.cut_nodes),
         s.cut_nodes
     ));
+    // Split out because the two kinds of node differ: with a table move the
+    // previous search's best comes first; without one the picker's scores
+    // decide alone (docs/strength.md has the split by depth).
+    out(&format!(
+        "cut nodes with a table move {}: the first move cut in {:.1}%",
+        s.tt_move_cut_nodes,
+        percent(s.tt_move_first_cuts, s.tt_move_cut_nodes)
+    ));
     out(&format!(
         "re-searches {:.1}% of {} null-window searches",
         percent(s.researches, s.null_windows),

@@ -36,6 +36,9 @@ pub struct Stats {
     /// Nodes that failed high, and those that did so on their first move.
     pub cut_nodes: u64,
     pub first_move_cuts: u64,
+    /// The same, counted only at nodes that had a table move.
+    pub tt_move_cut_nodes: u64,
+    pub tt_move_first_cuts: u64,
     /// Null-window searches of later moves, and how many were searched again.
     pub null_windows: u64,
     pub researches: u64,
@@ -50,6 +53,8 @@ impl std::ops::AddAssign for Stats {
     fn add_assign(&mut self, o: Stats) {
         self.cut_nodes += o.cut_nodes;
         self.first_move_cuts += o.first_move_cuts;
+        self.tt_move_cut_nodes += o.tt_move_cut_nodes;
+        self.tt_move_first_cuts += o.tt_move_first_cuts;
         self.null_windows += o.null_windows;
         self.researches += o.researches;
         self.qnodes += o.qnodes;

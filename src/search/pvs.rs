@@ -305,6 +305,10 @@ impl Searcher {
                         // 8c. Remember what refutes, and what did not.
                         self.stats.cut_nodes += 1;
                         self.stats.first_move_cuts += u64::from(searched == 1);
+                        if tt_move != PackedMove::NONE {
+                            self.stats.tt_move_cut_nodes += 1;
+                            self.stats.tt_move_first_cuts += u64::from(searched == 1);
+                        }
                         if tactical {
                             self.history
                                 .on_capture_cutoff(side, depth, Some(m), &captures_tried);
