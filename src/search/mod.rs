@@ -203,6 +203,8 @@ pub struct Searcher {
     evals: [i32; MAX_PLY + 2],
     /// The move a singular-extension search leaves out, by ply.
     excluded: [Option<Move>; MAX_PLY + 2],
+    /// Double extensions on the path to each ply, to bound the search's growth.
+    doubles: [u8; MAX_PLY + 2],
     /// The moves that led to each ply, for continuation history.
     context: [Context; MAX_PLY + 2],
     lmr: Box<[[i32; 64]; 64]>,
@@ -240,6 +242,7 @@ impl Searcher {
                 .collect(),
             evals: [0; MAX_PLY + 2],
             excluded: [None; MAX_PLY + 2],
+            doubles: [0; MAX_PLY + 2],
             context: [Context::default(); MAX_PLY + 2],
             lmr: lmr_table(),
             root_moves: Vec::new(),
@@ -479,6 +482,7 @@ impl Searcher {
         self.nulls.clear();
         self.context = [Context::default(); MAX_PLY + 2];
         self.excluded = [None; MAX_PLY + 2];
+        self.doubles = [0; MAX_PLY + 2];
         self.history.clear_killers();
         for line in &mut self.pv {
             line.clear();

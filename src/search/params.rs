@@ -68,6 +68,10 @@ pub const SEE_CAPTURE_MARGIN: i32 = 25;
 /// Singular extensions from this depth, with a table entry this close.
 pub const SINGULAR_MIN_DEPTH: i32 = 8;
 pub const SINGULAR_TT_DEPTH_MARGIN: i32 = 3;
+/// A singular move this far below the singular beta (non-PV) is extended
+/// twice, at most this many times on one path.
+pub const DOUBLE_EXTENSION_MARGIN: i32 = 20;
+pub const DOUBLE_EXTENSION_MAX: u8 = 6;
 /// Late move reductions: ln(depth) * ln(moves) / `LMR_DIVISOR` + `LMR_BASE`.
 pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIVISOR: f64 = 2.25;

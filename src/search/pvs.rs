@@ -8,11 +8,11 @@ use super::Searcher;
 use super::history::{Context, PieceTo};
 use super::ordering::{MovePicker, is_tactical};
 use super::params::{
-    FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_MAX_DEPTH,
-    LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, NMP_BASE, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR,
-    NMP_MIN_DEPTH, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN,
-    SEE_MAX_DEPTH, SEE_QUIET_MARGIN, SINGULAR_MIN_DEPTH, SINGULAR_TT_DEPTH_MARGIN,
-    STOP_CHECK_INTERVAL, TB_DEPTH_BONUS, lmp_limit,
+    DOUBLE_EXTENSION_MARGIN, DOUBLE_EXTENSION_MAX, FUTILITY_BASE, FUTILITY_MARGIN,
+    FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, NMP_BASE,
+    NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_MIN_DEPTH, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN,
+    RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN, SEE_MAX_DEPTH, SEE_QUIET_MARGIN, SINGULAR_MIN_DEPTH,
+    SINGULAR_TT_DEPTH_MARGIN, STOP_CHECK_INTERVAL, TB_DEPTH_BONUS, lmp_limit,
 };
 use super::see::see_ge;
 use crate::board::Board;
@@ -179,6 +179,7 @@ impl Searcher {
             board.pos().legal_moves()
         };
         let ctx = self.context[ply];
+        let tt_tactical = moves.iter().any(|&m| tt_move.matches(m) && is_tactical(m));
         let mut picker = MovePicker::new(&mut moves, tt_move);
         let side = board.turn();
         let killers = self.history.killers(ply);
@@ -244,9 +245,14 @@ impl Searcher {
                     return DRAW;
                 }
                 if score < singular_beta {
-                    extension = 1;
+                    let double = !pv_node
+                        && score < singular_beta - DOUBLE_EXTENSION_MARGIN
+                        && self.doubles[ply] < DOUBLE_EXTENSION_MAX;
+                    extension = if double { 2 } else { 1 };
                 } else if singular_beta >= beta {
                     return singular_beta;
+                } else if from_tt(e.score, ply) >= beta {
+                    extension = -1;
                 }
             }
 
@@ -258,6 +264,7 @@ impl Searcher {
                 prev2: ctx.prev,
             };
             searched += 1;
+            self.doubles[ply + 1] = self.doubles[ply] + u8::from(extension >= 2);
             let new_depth = depth - 1 + extension;
             let score = if searched == 1 {
                 -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node)
@@ -270,6 +277,7 @@ impl Searcher {
                     r += i32::from(!improving);
                     r -= i32::from(killers.contains(&Some(m)));
                     r -= i32::from(child.in_check());
+                    r += i32::from(tt_tactical);
                     r -= self.history.quiet(side, m, &ctx) / LMR_HISTORY_DIVISOR;
                     r = r.clamp(0, new_depth - 1);
                 }
