@@ -382,6 +382,7 @@ impl Searcher {
         self.keys.push(child.key());
         self.nulls.push(self.keys.len() - 1);
         self.context[ply + 1] = Context::default();
+        self.doubles[ply + 1] = self.doubles[ply];
         let score = -self.search(&child, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
         self.nulls.pop();
         self.keys.pop();
