@@ -219,8 +219,11 @@ impl Searcher {
             }
 
             // 8b. Singular extension: when the table move is much better
-            // than every other, search it deeper; when even the others beat
-            // beta, cut at once (multi-cut).
+            // than every other, search it deeper (two plies when far better,
+            // away from the principal variation and a few times per line);
+            // when even the others beat beta, cut at once (multi-cut); when
+            // the table move beats beta but is not alone in doing so, it
+            // needs less proof: search it a ply shallower.
             let mut extension = 0;
             if let Some(e) = entry
                 && !root
@@ -277,6 +280,8 @@ impl Searcher {
                     r += i32::from(!improving);
                     r -= i32::from(killers.contains(&Some(m)));
                     r -= i32::from(child.in_check());
+                    // A capture as the table move: the quiet moves after it
+                    // are even less likely to be best.
                     r += i32::from(tt_tactical);
                     r -= self.history.quiet(side, m, &ctx) / LMR_HISTORY_DIVISOR;
                     r = r.clamp(0, new_depth - 1);
