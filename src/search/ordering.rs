@@ -137,6 +137,13 @@ impl<'a> MovePicker<'a> {
         picker
     }
 
+    /// The table move, when it is legal here (the picker found it and put
+    /// it first).
+    #[inline]
+    pub fn table_move(&self) -> Option<Move> {
+        (self.scores.first() == Some(&TT_MOVE)).then(|| self.moves[0])
+    }
+
     /// The next move, scoring the moves first when none of those left has
     /// a score yet (main search and evasions): captures that do not lose
     /// material, killers, countermove, quiets by history, losing captures.

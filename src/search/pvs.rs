@@ -179,8 +179,8 @@ impl Searcher {
             board.pos().legal_moves()
         };
         let ctx = self.context[ply];
-        let tt_tactical = moves.iter().any(|&m| tt_move.matches(m) && is_tactical(m));
         let mut picker = MovePicker::new(&mut moves, tt_move);
+        let tt_tactical = picker.table_move().is_some_and(is_tactical);
         let side = board.turn();
         let killers = self.history.killers(ply);
         let original_alpha = alpha;
