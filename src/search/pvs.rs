@@ -233,7 +233,8 @@ impl Searcher {
                 && e.bound != Bound::Upper
                 && !is_mate(e.score)
             {
-                let singular_beta = from_tt(e.score, ply) - 2 * depth;
+                let tt_score = from_tt(e.score, ply);
+                let singular_beta = tt_score - 2 * depth;
                 self.excluded[ply] = Some(m);
                 let score = self.search(
                     board,
@@ -254,7 +255,7 @@ impl Searcher {
                     extension = if double { 2 } else { 1 };
                 } else if singular_beta >= beta {
                     return singular_beta;
-                } else if from_tt(e.score, ply) >= beta {
+                } else if tt_score >= beta {
                     extension = -1;
                 }
             }
