@@ -5,6 +5,7 @@
 //! The search knows nothing of UCI text: it reports each finished iteration
 //! through a callback as an [`Iteration`] and returns an [`Outcome`].
 
+mod correction;
 mod history;
 mod ordering;
 pub mod params;
@@ -23,6 +24,7 @@ use crate::eval::Evaluator;
 use crate::score::{INFINITY, MAX_PLY, is_mate, mate_in_moves};
 use crate::tablebase::Tablebases;
 use crate::tt::{Bound, PackedMove, Tt};
+use correction::Correction;
 use history::{Context, History};
 use params::{
     ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, NODE_SHARE_BASE, NODE_SHARE_SCALE, SCORE_DROP_MAX,
@@ -191,6 +193,8 @@ pub struct Searcher {
     /// that is no mate.
     root_tb_score: Option<i32>,
     history: History,
+    /// Learnt evaluation errors by pawn structure.
+    correction: Correction,
     control: Arc<Control>,
     limits: Limits,
     /// Keys of every position from the game's start to the current node.
@@ -233,6 +237,7 @@ impl Searcher {
             evaluator: Evaluator::default(),
             root_tb_score: None,
             history: History::default(),
+            correction: Correction::default(),
             control: Arc::new(Control::new(Instant::now(), None)),
             limits: Limits::default(),
             keys: Vec::with_capacity(1024),
@@ -273,6 +278,7 @@ impl Searcher {
     /// Forgets the ordering tables (new game).
     pub fn clear(&mut self) {
         self.history.clear();
+        self.correction.clear();
     }
 
     /// Searches `board`, reached through the positions whose keys are

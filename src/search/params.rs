@@ -23,6 +23,14 @@ pub fn history_bonus(depth: i32) -> i32 {
     (16 * depth * depth + 32 * depth).min(1_600)
 }
 
+/// Correction history: slots per side to move (pawn placements share
+/// them by hash), parts of a centipawn per stored unit, the largest
+/// correction (64 cp) and the largest weight of one search (of 256).
+pub const CORRECTION_SIZE: usize = 16_384;
+pub const CORRECTION_GRAIN: i32 = 256;
+pub const CORRECTION_MAX: i32 = 64 * CORRECTION_GRAIN;
+pub const CORRECTION_WEIGHT_MAX: i32 = 16;
+
 /// A tablebase result is stored as if searched this much deeper: it is exact.
 pub const TB_DEPTH_BONUS: i32 = 6;
 

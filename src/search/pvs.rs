@@ -109,10 +109,17 @@ impl Searcher {
 
         // 6. Static evaluation, reused from the table when it has one, and
         // sharpened by the table's score when its bound says which way.
-        let eval = if in_check {
+        // The table keeps the raw evaluation; the correction learnt since
+        // is applied afresh.
+        let raw_eval = if in_check {
             -MATE
         } else {
             entry.map_or_else(|| self.evaluator.evaluate(board.pos()), |e| e.eval)
+        };
+        let eval = if in_check {
+            -MATE
+        } else {
+            self.correction.apply(board, raw_eval)
         };
         let estimate = match entry {
             Some(e) if !in_check && !is_mate(e.score) => {
@@ -367,8 +374,19 @@ impl Searcher {
                 Bound::Upper
             };
             self.store(
-                board, ply, best_move, tt_move, best_score, eval, depth, bound,
+                board, ply, best_move, tt_move, best_score, raw_eval, depth, bound,
             );
+            // Learn the evaluation's error where the result says which way
+            // it erred, and a quiet move (or none) decided it: a capture's
+            // gain is no error of the static evaluation.
+            let telling = match bound {
+                Bound::Exact => true,
+                Bound::Lower => best_score > eval,
+                Bound::Upper => best_score < eval,
+            };
+            if !in_check && telling && !best_move.is_some_and(is_tactical) {
+                self.correction.learn(board, depth, best_score, eval);
+            }
         }
         best_score
     }
@@ -425,10 +443,15 @@ impl Searcher {
         }
 
         let in_check = board.in_check();
-        let eval = if in_check {
+        let raw_eval = if in_check {
             -MATE
         } else {
             entry.map_or_else(|| self.evaluator.evaluate(board.pos()), |e| e.eval)
+        };
+        let eval = if in_check {
+            -MATE
+        } else {
+            self.correction.apply(board, raw_eval)
         };
         // Stand pat: the side to move need not capture.
         let mut best_score = eval;
@@ -478,7 +501,9 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        self.store(board, ply, best_move, tt_move, best_score, eval, 0, bound);
+        self.store(
+            board, ply, best_move, tt_move, best_score, raw_eval, 0, bound,
+        );
         best_score
     }
 
