@@ -110,6 +110,18 @@ pub fn taper(p: Pair, phase: i32, scale: i32) -> i32 {
     (p.mg * phase + p.eg * (MAX_PHASE - phase) * scale / SCALE_FULL) / MAX_PHASE
 }
 
+/// A hash of where the pawns of both sides stand. The two pawn sets are
+/// mixed by odd multipliers, so each bit of either reaches the high bits,
+/// which callers take as their index.
+#[inline]
+pub fn pawn_hash(b: &shakmaty::Board) -> u64 {
+    let pawns = b.by_role(Role::Pawn);
+    let (white, black) = ((pawns & b.white()).0, (pawns & b.black()).0);
+    let mixed = white.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ black.wrapping_mul(0xD6E8_FEB8_6659_FD93).rotate_left(29);
+    (mixed ^ (mixed >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+}
+
 /// Pawn-structure results by pawn placement, per search thread.
 pub struct Evaluator {
     pawns: Vec<PawnEntry>,
@@ -140,8 +152,7 @@ impl Evaluator {
         let b = pos.board();
         let pawns = b.by_role(Role::Pawn);
         let (white, black) = ((pawns & b.white()).0, (pawns & b.black()).0);
-        let hash = (white ^ black.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let slot = &mut self.pawns[(hash >> 50) as usize];
+        let slot = &mut self.pawns[(pawn_hash(b) >> 50) as usize];
         // A zeroed slot is the right answer for no pawns at all.
         if slot.white != white || slot.black != black {
             let mut score = Score::default();
