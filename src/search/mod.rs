@@ -1,6 +1,6 @@
 //! The search: iterative deepening with aspiration windows at the root
 //! (this file), the PVS core and quiescence (`pvs`), and beside them move
-//! ordering, history tables and SEE.
+//! ordering, history tables, correction history (`correction`) and SEE.
 //!
 //! The search knows nothing of UCI text: it reports each finished iteration
 //! through a callback as an [`Iteration`] and returns an [`Outcome`].
