@@ -109,18 +109,7 @@ impl Searcher {
 
         // 6. Static evaluation, reused from the table when it has one, and
         // sharpened by the table's score when its bound says which way.
-        // The table keeps the raw evaluation; the correction learnt since
-        // is applied afresh.
-        let raw_eval = if in_check {
-            -MATE
-        } else {
-            entry.map_or_else(|| self.evaluator.evaluate(board.pos()), |e| e.eval)
-        };
-        let eval = if in_check {
-            -MATE
-        } else {
-            self.correction.apply(board, raw_eval)
-        };
+        let (raw_eval, eval) = self.static_eval(board, entry, in_check);
         let estimate = match entry {
             Some(e) if !in_check && !is_mate(e.score) => {
                 let s = from_tt(e.score, ply);
@@ -443,16 +432,7 @@ impl Searcher {
         }
 
         let in_check = board.in_check();
-        let raw_eval = if in_check {
-            -MATE
-        } else {
-            entry.map_or_else(|| self.evaluator.evaluate(board.pos()), |e| e.eval)
-        };
-        let eval = if in_check {
-            -MATE
-        } else {
-            self.correction.apply(board, raw_eval)
-        };
+        let (raw_eval, eval) = self.static_eval(board, entry, in_check);
         // Stand pat: the side to move need not capture.
         let mut best_score = eval;
         if !in_check {
@@ -505,6 +485,19 @@ impl Searcher {
             board, ply, best_move, tt_move, best_score, raw_eval, 0, bound,
         );
         best_score
+    }
+
+    /// The raw static evaluation (from the table entry when there is one)
+    /// and the same corrected by correction history; `-MATE` for both in
+    /// check, where standing pat is no option. The table keeps the raw
+    /// value, so the correction learnt since is applied afresh.
+    #[inline]
+    fn static_eval(&mut self, board: &Board, entry: Option<Entry>, in_check: bool) -> (i32, i32) {
+        if in_check {
+            return (-MATE, -MATE);
+        }
+        let raw = entry.map_or_else(|| self.evaluator.evaluate(board.pos()), |e| e.eval);
+        (raw, self.correction.apply(board, raw))
     }
 
     /// Stores a node's result, keeping the old table move when no move
