@@ -30,6 +30,19 @@ fn bound_allows(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
     }
 }
 
+/// Whether a result `score` with `bound` tells more than the static
+/// evaluation `eval`: exact, or a bound that lies beyond `eval` in the
+/// direction it bounds. Such a result sharpens the estimate, and shows
+/// which way the evaluation erred.
+#[inline]
+fn tells_past(bound: Bound, score: i32, eval: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => score > eval,
+        Bound::Upper => score < eval,
+    }
+}
+
 impl Searcher {
     /// Fail-soft negamax PVS: returns the score of `board` from the side to
     /// move, searched `depth` plies deep within the window (`alpha`, `beta`).
@@ -113,12 +126,11 @@ impl Searcher {
         let estimate = match entry {
             Some(e) if !in_check && !is_mate(e.score) => {
                 let s = from_tt(e.score, ply);
-                let sharper = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s > eval,
-                    Bound::Upper => s < eval,
-                };
-                if sharper { s } else { eval }
+                if tells_past(e.bound, s, eval) {
+                    s
+                } else {
+                    eval
+                }
             }
             _ => eval,
         };
@@ -368,12 +380,10 @@ impl Searcher {
             // Learn the evaluation's error where the result says which way
             // it erred, and a quiet move (or none) decided it: a capture's
             // gain is no error of the static evaluation.
-            let telling = match bound {
-                Bound::Exact => true,
-                Bound::Lower => best_score > eval,
-                Bound::Upper => best_score < eval,
-            };
-            if !in_check && telling && !best_move.is_some_and(is_tactical) {
+            if !in_check
+                && tells_past(bound, best_score, eval)
+                && !best_move.is_some_and(is_tactical)
+            {
                 self.correction.learn(board, depth, best_score, eval);
             }
         }
