@@ -43,9 +43,31 @@ fn tells_past(bound: Bound, score: i32, eval: i32) -> bool {
     }
 }
 
+/// The static picture of a node before its moves: the raw and corrected
+/// evaluations, the estimate pruning trusts (the corrected evaluation,
+/// sharpened by a table bound that lies beyond it), and whether the side
+/// to move is doing better than two plies ago.
+#[derive(Clone, Copy)]
+struct Estimate {
+    raw: i32,
+    eval: i32,
+    score: i32,
+    improving: bool,
+}
+
+/// The outcome of the singular test of a table move.
+enum Singular {
+    /// Search the table move this many plies more (or, when negative, less).
+    Extend(i32),
+    /// Other moves beat beta too: the node cuts with this score.
+    Cut(i32),
+}
+
 impl Searcher {
     /// Fail-soft negamax PVS: returns the score of `board` from the side to
     /// move, searched `depth` plies deep within the window (`alpha`, `beta`).
+    /// The steps are numbered and read in order; each larger one has its
+    /// own function below.
     #[allow(clippy::too_many_lines)]
     pub(super) fn search(
         &mut self,
@@ -120,51 +142,16 @@ impl Searcher {
             return score;
         }
 
-        // 6. Static evaluation, reused from the table when it has one, and
-        // sharpened by the table's score when its bound says which way.
-        let (raw_eval, eval) = self.static_eval(board, entry, in_check);
-        let estimate = match entry {
-            Some(e) if !in_check && !is_mate(e.score) => {
-                let s = from_tt(e.score, ply);
-                if tells_past(e.bound, s, eval) {
-                    s
-                } else {
-                    eval
-                }
-            }
-            _ => eval,
-        };
-        self.evals[ply] = eval;
-        // Improving: better than two plies ago, so cut-offs are likelier.
-        let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
+        // 6. Static evaluation and the estimate pruning trusts.
+        let est = self.estimate(board, entry, in_check, ply);
 
         // 7. Pruning before moves, at nodes expected to fail (non-PV).
-        if !pv_node && !in_check && excluded.is_none() {
-            // Reverse futility: so far above beta that a ply more won't fall below.
-            if depth <= RFP_MAX_DEPTH
-                && estimate < MATE_BOUND
-                && estimate - RFP_MARGIN * (depth - i32::from(improving)) >= beta
-            {
-                return estimate;
-            }
-            // Razoring: so far below alpha that only captures could help.
-            if depth <= RAZOR_MAX_DEPTH && estimate + RAZOR_MARGIN * depth < alpha {
-                let score = self.qsearch(board, alpha, alpha + 1, ply);
-                if score <= alpha {
-                    return score;
-                }
-            }
-            // Null move: if passing still beats beta, a real move will too
-            // (not in pawn endings, where passing can be the only good move).
-            if depth >= NMP_MIN_DEPTH
-                && estimate >= beta
-                && eval >= beta
-                && self.context[ply].prev.is_some()
-                && has_pieces(board)
-                && let Some(score) = self.null_move(board, beta, depth, estimate, ply)
-            {
-                return score;
-            }
+        if !pv_node
+            && !in_check
+            && excluded.is_none()
+            && let Some(score) = self.prune_node(board, alpha, beta, depth, ply, est)
+        {
+            return score;
         }
 
         // Internal iterative reduction: without a table move the ordering
@@ -206,32 +193,13 @@ impl Searcher {
 
             // 8a. Move pruning, once a line that is not mated is known.
             if !root && best_score > -MATE_BOUND {
-                if tactical {
-                    if depth <= SEE_MAX_DEPTH
-                        && !see_ge(board.pos(), m, -SEE_CAPTURE_MARGIN * depth * depth)
-                    {
-                        continue;
-                    }
-                } else {
-                    let late = quiets_tried.len() >= lmp_limit(depth, improving);
-                    let futile = depth <= FUTILITY_MAX_DEPTH
-                        && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
-                    if !pv_node && !in_check && ((depth <= LMP_MAX_DEPTH && late) || futile) {
-                        continue;
-                    }
-                    if depth <= SEE_MAX_DEPTH && !see_ge(board.pos(), m, -SEE_QUIET_MARGIN * depth)
-                    {
-                        continue;
-                    }
+                let late = quiets_tried.len() >= lmp_limit(depth, est.improving);
+                if skip_move(board, m, depth, alpha, pv_node || in_check, late, est.eval) {
+                    continue;
                 }
             }
 
-            // 8b. Singular extension: when the table move is much better
-            // than every other, search it deeper (two plies when far better,
-            // away from the principal variation and a few times per line);
-            // when even the others beat beta, cut at once (multi-cut); when
-            // the table move beats beta but is not alone in doing so, it
-            // needs less proof: search it a ply shallower.
+            // 8b. Singular extension of the table move.
             let mut extension = 0;
             if let Some(e) = entry
                 && !root
@@ -241,30 +209,9 @@ impl Searcher {
                 && e.bound != Bound::Upper
                 && !is_mate(e.score)
             {
-                let tt_score = from_tt(e.score, ply);
-                let singular_beta = tt_score - 2 * depth;
-                self.excluded[ply] = Some(m);
-                let score = self.search(
-                    board,
-                    singular_beta - 1,
-                    singular_beta,
-                    (depth - 1) / 2,
-                    ply,
-                    false,
-                );
-                self.excluded[ply] = None;
-                if self.stopped {
-                    return DRAW;
-                }
-                if score < singular_beta {
-                    let double = !pv_node
-                        && score < singular_beta - DOUBLE_EXTENSION_MARGIN
-                        && self.doubles[ply] < DOUBLE_EXTENSION_MAX;
-                    extension = if double { 2 } else { 1 };
-                } else if singular_beta >= beta {
-                    return singular_beta;
-                } else if tt_score >= beta {
-                    extension = -1;
+                match self.singular(board, m, from_tt(e.score, ply), depth, beta, ply, pv_node) {
+                    Singular::Extend(plies) => extension = plies,
+                    Singular::Cut(score) => return score,
                 }
             }
 
@@ -286,7 +233,7 @@ impl Searcher {
                 if depth >= LMR_MIN_DEPTH && !tactical {
                     r = self.lmr[depth.min(63) as usize][searched.min(63)];
                     r -= i32::from(pv_node);
-                    r += i32::from(!improving);
+                    r += i32::from(!est.improving);
                     r -= i32::from(killers.contains(&Some(m)));
                     r -= i32::from(child.in_check());
                     // A capture as the table move: the quiet moves after it
@@ -295,17 +242,7 @@ impl Searcher {
                     r -= self.history.quiet(side, m, &ctx) / LMR_HISTORY_DIVISOR;
                     r = r.clamp(0, new_depth - 1);
                 }
-                self.stats.null_windows += 1;
-                let mut s = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, false);
-                if s > alpha && r > 0 {
-                    self.stats.researches += 1;
-                    s = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, false);
-                }
-                if s > alpha && s < beta && pv_node {
-                    self.stats.researches += 1;
-                    s = -self.search(&child, -beta, -alpha, new_depth, ply + 1, true);
-                }
-                s
+                self.null_window(&child, alpha, beta, new_depth, r, ply + 1, pv_node)
             };
             self.keys.pop();
             if self.stopped {
@@ -325,12 +262,7 @@ impl Searcher {
                     }
                     if score >= beta {
                         // 8c. Remember what refutes, and what did not.
-                        self.stats.cut_nodes += 1;
-                        self.stats.first_move_cuts += u64::from(searched == 1);
-                        if tt_move != PackedMove::NONE {
-                            self.stats.tt_move_cut_nodes += 1;
-                            self.stats.tt_move_first_cuts += u64::from(searched == 1);
-                        }
+                        self.count_cutoff(searched, tt_move);
                         if tactical {
                             self.history
                                 .on_capture_cutoff(side, depth, Some(m), &captures_tried);
@@ -375,19 +307,178 @@ impl Searcher {
                 Bound::Upper
             };
             self.store(
-                board, ply, best_move, tt_move, best_score, raw_eval, depth, bound,
+                board, ply, best_move, tt_move, best_score, est.raw, depth, bound,
             );
             // Learn the evaluation's error where the result says which way
             // it erred, and a quiet move (or none) decided it: a capture's
             // gain is no error of the static evaluation.
             if !in_check
-                && tells_past(bound, best_score, eval)
+                && tells_past(bound, best_score, est.eval)
                 && !best_move.is_some_and(is_tactical)
             {
-                self.correction.learn(board, depth, best_score, eval);
+                self.correction.learn(board, depth, best_score, est.eval);
             }
         }
         best_score
+    }
+
+    /// The static evaluation of a node (reused from the table when it has
+    /// one), sharpened by the table's score when its bound says which way,
+    /// and whether it improves on two plies ago. Records the evaluation
+    /// for the plies below.
+    fn estimate(
+        &mut self,
+        board: &Board,
+        entry: Option<Entry>,
+        in_check: bool,
+        ply: usize,
+    ) -> Estimate {
+        let (raw, eval) = self.static_eval(board, entry, in_check);
+        let score = match entry {
+            Some(e) if !in_check && !is_mate(e.score) => {
+                let s = from_tt(e.score, ply);
+                if tells_past(e.bound, s, eval) {
+                    s
+                } else {
+                    eval
+                }
+            }
+            _ => eval,
+        };
+        self.evals[ply] = eval;
+        // Improving: better than two plies ago, so cut-offs are likelier.
+        let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
+        Estimate {
+            raw,
+            eval,
+            score,
+            improving,
+        }
+    }
+
+    /// Pruning of a whole non-PV node not in check before its moves;
+    /// `Some(score)` when the node can return at once.
+    fn prune_node(
+        &mut self,
+        board: &Board,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        est: Estimate,
+    ) -> Option<i32> {
+        let estimate = est.score;
+        // Reverse futility: so far above beta that a ply more won't fall below.
+        if depth <= RFP_MAX_DEPTH
+            && estimate < MATE_BOUND
+            && estimate - RFP_MARGIN * (depth - i32::from(est.improving)) >= beta
+        {
+            return Some(estimate);
+        }
+        // Razoring: so far below alpha that only captures could help.
+        if depth <= RAZOR_MAX_DEPTH && estimate + RAZOR_MARGIN * depth < alpha {
+            let score = self.qsearch(board, alpha, alpha + 1, ply);
+            if score <= alpha {
+                return Some(score);
+            }
+        }
+        // Null move: if passing still beats beta, a real move will too
+        // (not in pawn endings, where passing can be the only good move).
+        if depth >= NMP_MIN_DEPTH
+            && estimate >= beta
+            && est.eval >= beta
+            && self.context[ply].prev.is_some()
+            && has_pieces(board)
+        {
+            return self.null_move(board, beta, depth, estimate, ply);
+        }
+        None
+    }
+
+    /// The singular test of the table move `m`, whose stored score is
+    /// `tt_score`: when it is much better than every other move, search it
+    /// deeper (two plies when far better, away from the principal variation
+    /// and a few times per line); when even the others beat beta, cut at
+    /// once (multi-cut); when the table move beats beta but is not alone in
+    /// doing so, it needs less proof: search it a ply shallower.
+    #[allow(clippy::too_many_arguments)]
+    fn singular(
+        &mut self,
+        board: &Board,
+        m: Move,
+        tt_score: i32,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> Singular {
+        let singular_beta = tt_score - 2 * depth;
+        self.excluded[ply] = Some(m);
+        let score = self.search(
+            board,
+            singular_beta - 1,
+            singular_beta,
+            (depth - 1) / 2,
+            ply,
+            false,
+        );
+        self.excluded[ply] = None;
+        if self.stopped {
+            return Singular::Cut(DRAW);
+        }
+        if score < singular_beta {
+            let double = !pv_node
+                && score < singular_beta - DOUBLE_EXTENSION_MARGIN
+                && self.doubles[ply] < DOUBLE_EXTENSION_MAX;
+            Singular::Extend(if double { 2 } else { 1 })
+        } else if singular_beta >= beta {
+            Singular::Cut(singular_beta)
+        } else if tt_score >= beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
+    }
+
+    /// A later move's search, from the parent's side: a null window at the
+    /// depth less the reduction `r`, then at the full depth when it beats
+    /// alpha reduced, then (at PV nodes) with the full window when it
+    /// lands inside it.
+    #[allow(clippy::too_many_arguments)]
+    fn null_window(
+        &mut self,
+        child: &Board,
+        alpha: i32,
+        beta: i32,
+        new_depth: i32,
+        r: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        self.stats.null_windows += 1;
+        let mut s = -self.search(child, -alpha - 1, -alpha, new_depth - r, ply, false);
+        if s > alpha && r > 0 {
+            self.stats.researches += 1;
+            s = -self.search(child, -alpha - 1, -alpha, new_depth, ply, false);
+        }
+        if s > alpha && s < beta && pv_node {
+            self.stats.researches += 1;
+            s = -self.search(child, -beta, -alpha, new_depth, ply, true);
+        }
+        s
+    }
+
+    /// Counts a cut-off for the analytics: whether the first move searched
+    /// made it, overall and at nodes with a table move.
+    #[inline]
+    fn count_cutoff(&mut self, searched: usize, tt_move: PackedMove) {
+        let first = u64::from(searched == 1);
+        self.stats.cut_nodes += 1;
+        self.stats.first_move_cuts += first;
+        if tt_move != PackedMove::NONE {
+            self.stats.tt_move_cut_nodes += 1;
+            self.stats.tt_move_first_cuts += first;
+        }
     }
 
     /// Tries a null move; `Some(score)` when it proves a cut-off.
@@ -623,6 +714,32 @@ impl Searcher {
         line.push(m);
         line.extend_from_slice(&tail[0]);
     }
+}
+
+/// Whether move `m` can be left out at `depth`: captures that lose too
+/// much material; quiet moves that come `late` or cannot lift the
+/// evaluation `eval` to `alpha` (unless `exempt`: at PV nodes and in
+/// check); quiet moves that lose too much material.
+#[inline]
+fn skip_move(
+    board: &Board,
+    m: Move,
+    depth: i32,
+    alpha: i32,
+    exempt: bool,
+    late: bool,
+    eval: i32,
+) -> bool {
+    if is_tactical(m) {
+        return depth <= SEE_MAX_DEPTH
+            && !see_ge(board.pos(), m, -SEE_CAPTURE_MARGIN * depth * depth);
+    }
+    let futile =
+        depth <= FUTILITY_MAX_DEPTH && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
+    if !exempt && ((depth <= LMP_MAX_DEPTH && late) || futile) {
+        return true;
+    }
+    depth <= SEE_MAX_DEPTH && !see_ge(board.pos(), m, -SEE_QUIET_MARGIN * depth)
 }
 
 /// Whether the side to move has a piece other than pawns and king.
