@@ -326,6 +326,7 @@ impl Searcher {
     /// one), sharpened by the table's score when its bound says which way,
     /// and whether it improves on two plies ago. Records the evaluation
     /// for the plies below.
+    #[inline]
     fn estimate(
         &mut self,
         board: &Board,
@@ -358,6 +359,7 @@ impl Searcher {
 
     /// Pruning of a whole non-PV node not in check before its moves;
     /// `Some(score)` when the node can return at once.
+    #[inline]
     fn prune_node(
         &mut self,
         board: &Board,
@@ -445,6 +447,7 @@ impl Searcher {
     /// alpha reduced, then (at PV nodes) with the full window when it
     /// lands inside it.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     fn null_window(
         &mut self,
         child: &Board,
