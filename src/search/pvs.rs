@@ -442,10 +442,10 @@ impl Searcher {
         }
     }
 
-    /// A later move's search, from the parent's side: a null window at the
-    /// depth less the reduction `r`, then at the full depth when it beats
-    /// alpha reduced, then (at PV nodes) with the full window when it
-    /// lands inside it.
+    /// A later move's search, scored from the parent's side: `child` (at
+    /// `child_ply`) with a null window at the depth less the reduction `r`,
+    /// then at the full depth when it beats alpha reduced, then (at PV
+    /// nodes) with the full window when it lands inside it.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn null_window(
@@ -455,18 +455,18 @@ impl Searcher {
         beta: i32,
         new_depth: i32,
         r: i32,
-        ply: usize,
+        child_ply: usize,
         pv_node: bool,
     ) -> i32 {
         self.stats.null_windows += 1;
-        let mut s = -self.search(child, -alpha - 1, -alpha, new_depth - r, ply, false);
+        let mut s = -self.search(child, -alpha - 1, -alpha, new_depth - r, child_ply, false);
         if s > alpha && r > 0 {
             self.stats.researches += 1;
-            s = -self.search(child, -alpha - 1, -alpha, new_depth, ply, false);
+            s = -self.search(child, -alpha - 1, -alpha, new_depth, child_ply, false);
         }
         if s > alpha && s < beta && pv_node {
             self.stats.researches += 1;
-            s = -self.search(child, -beta, -alpha, new_depth, ply, true);
+            s = -self.search(child, -beta, -alpha, new_depth, child_ply, true);
         }
         s
     }
