@@ -86,6 +86,8 @@ pub const LMR_DIVISOR: f64 = 2.25;
 pub const LMR_MIN_DEPTH: i32 = 3;
 /// History that lowers (or raises) the reduction by one ply.
 pub const LMR_HISTORY_DIVISOR: i32 = 8_192;
+/// Reduction of a late capture that loses material (non-PV, no check).
+pub const LMR_LOSING_CAPTURE: i32 = 1;
 
 /// The late-move-reduction table, by depth and move number.
 pub fn lmr_table() -> Box<[[i32; 64]; 64]> {

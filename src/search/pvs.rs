@@ -9,10 +9,11 @@ use super::history::{Context, PieceTo};
 use super::ordering::{MovePicker, is_tactical};
 use super::params::{
     DOUBLE_EXTENSION_MARGIN, DOUBLE_EXTENSION_MAX, FUTILITY_BASE, FUTILITY_MARGIN,
-    FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_MIN_DEPTH, NMP_BASE,
-    NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_MIN_DEPTH, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN,
-    RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN, SEE_MAX_DEPTH, SEE_QUIET_MARGIN, SINGULAR_MIN_DEPTH,
-    SINGULAR_TT_DEPTH_MARGIN, STOP_CHECK_INTERVAL, TB_DEPTH_BONUS, lmp_limit,
+    FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_LOSING_CAPTURE,
+    LMR_MIN_DEPTH, NMP_BASE, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_MIN_DEPTH, RAZOR_MARGIN,
+    RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN, SEE_MAX_DEPTH,
+    SEE_QUIET_MARGIN, SINGULAR_MIN_DEPTH, SINGULAR_TT_DEPTH_MARGIN, STOP_CHECK_INTERVAL,
+    TB_DEPTH_BONUS, lmp_limit,
 };
 use super::see::see_ge;
 use crate::board::Board;
@@ -241,6 +242,16 @@ impl Searcher {
                     r += i32::from(tt_tactical);
                     r -= self.history.quiet(side, m, &ctx) / LMR_HISTORY_DIVISOR;
                     r = r.clamp(0, new_depth - 1);
+                } else if depth >= LMR_MIN_DEPTH
+                    && !pv_node
+                    && !child.in_check()
+                    && !see_ge(board.pos(), m, 0)
+                {
+                    // A capture that loses material comes last in the
+                    // order, after every quiet move that was not pruned:
+                    // when it is reached nothing better has cut, and
+                    // giving a piece away rarely changes that.
+                    r = LMR_LOSING_CAPTURE;
                 }
                 self.null_window(&child, alpha, beta, new_depth, r, ply + 1, pv_node)
             };
