@@ -144,6 +144,13 @@ impl<'a> MovePicker<'a> {
         (self.scores.first() == Some(&TT_MOVE)).then(|| self.moves[0])
     }
 
+    /// Whether the move handed out last is a capture that loses material
+    /// (scored among the losing captures, which lie far below any quiet).
+    #[inline]
+    pub fn last_loses_material(&self) -> bool {
+        self.next > 0 && self.scores[self.next - 1] < BAD_CAPTURE / 2
+    }
+
     /// The next move, scoring the moves first when none of those left has
     /// a score yet (main search and evasions): captures that do not lose
     /// material, killers, countermove, quiets by history, losing captures.

@@ -245,7 +245,7 @@ impl Searcher {
                 } else if depth >= LMR_MIN_DEPTH
                     && !pv_node
                     && !child.in_check()
-                    && !see_ge(board.pos(), m, 0)
+                    && picker.last_loses_material()
                 {
                     // A capture that loses material comes last in the
                     // order, after every quiet move that was not pruned:
