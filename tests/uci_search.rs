@@ -247,6 +247,60 @@ fn multipv_shows_distinct_lines_best_first() {
     assert!(lines.iter().all(|l| !l.contains("multipv")));
 }
 
+/// The `multipv` and `cp` fields of an `info` line, if it has both.
+fn multipv_score(line: &str) -> Option<(usize, i32)> {
+    let field = |key: &str| {
+        line.split(&format!(" {key} "))
+            .nth(1)?
+            .split_whitespace()
+            .next()
+    };
+    Some((field("multipv")?.parse().ok()?, field("cp")?.parse().ok()?))
+}
+
+#[test]
+fn multipv_lines_come_best_first_at_every_depth() {
+    let _g = lock();
+    let mut e = Engine::spawn();
+    e.send("setoption name MultiPV value 4");
+    let positions = [
+        "startpos moves e2e4 e7e5 g1f3",
+        "startpos moves d2d4 g8f6 c2c4 e7e6",
+        "fen r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+        "fen r3k2r/pp1n1ppp/2p1pn2/q7/3P4/2N1PN2/PP3PPP/R2QKB1R w KQkq - 0 10",
+        "fen 8/5pk1/6p1/3R4/5P2/6PK/r7/8 b - - 0 40",
+    ];
+    for p in positions {
+        e.send(&format!("position {p}"));
+        e.send("go depth 8");
+        let lines = e.read_until(SECOND * 60, |l| l.starts_with("bestmove"));
+        let complete: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth") && !l.contains("bound"))
+            .collect();
+        let mut last: Option<(usize, i32)> = None;
+        for l in &complete {
+            let Some((k, cp)) = multipv_score(l) else {
+                continue;
+            };
+            if let Some((k0, cp0)) = last
+                && k == k0 + 1
+            {
+                assert!(cp <= cp0, "{p}: line {k} above line {k0}: {complete:?}");
+            }
+            last = Some((k, cp));
+        }
+        let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+        let top = complete
+            .iter()
+            .rev()
+            .find(|l| l.contains(" multipv 1 "))
+            .and_then(|l| l.split(" pv ").nth(1))
+            .and_then(|pv| pv.split_whitespace().next());
+        assert_eq!(Some(best), top, "{p}");
+    }
+}
+
 #[test]
 fn weak_levels_vary_their_moves_but_never_drop_material() {
     let mut e = Engine::spawn();

@@ -321,12 +321,22 @@ impl Searcher {
             if self.id % 2 == 1 && depth > 1 && depth % 2 == 0 && depth < max_depth {
                 continue;
             }
-            let result = self.aspiration(board, depth, score, report);
+            let mut result = self.aspiration(board, depth, score, report);
             if !self.stopped {
-                let line = self.iteration(depth, result, None, 1);
-                report(&line);
+                let mut line = self.iteration(depth, result, None, 1);
+                if lines > 1 {
+                    (result, line) = self.more_lines(
+                        board,
+                        depth,
+                        (result, line),
+                        &mut line_scores,
+                        &mut line_moves,
+                        report,
+                    );
+                } else {
+                    report(&line);
+                }
                 outcome.line = Some(line);
-                self.more_lines(board, depth, &mut line_scores, &mut line_moves, report);
             }
             if self.stopped {
                 // An aborted iteration's score is unreliable, but a root move
@@ -412,35 +422,49 @@ impl Searcher {
         }
     }
 
-    /// MultiPV: after the best line, the best of the moves not shown yet,
-    /// line after line. The best line's PV is kept for the caller. Lines
-    /// beyond `MultiPV` (searched for a weaker level's choice) are not shown.
+    /// MultiPV: after the best line (`first`: its score and report), the
+    /// best of the moves not shown yet, line after line; then the lines are
+    /// shown best first. Each line's search prunes and reduces by its own
+    /// window, so a later line can score above an earlier one: then it
+    /// leads, and its PV is left in `pv[0]` for the caller, with its score
+    /// and report returned. Lines beyond `MultiPV` (searched for a weaker
+    /// level's choice) are not shown.
     fn more_lines(
         &mut self,
         board: &Board,
         depth: i32,
+        first: (i32, Iteration),
         scores: &mut [i32],
         moves: &mut [Option<Move>],
         report: &mut dyn FnMut(&Iteration),
-    ) {
-        let best_line = self.pv[0].clone();
+    ) -> (i32, Iteration) {
+        let mut found = vec![first];
         self.shown.clear();
-        self.shown.extend(best_line.first());
-        moves[0] = best_line.first().copied();
-        for (k, score) in scores.iter_mut().enumerate().skip(1) {
-            let s = self.aspiration(board, depth, *score, report);
+        self.shown.extend(found[0].1.pv.first());
+        for (k, &last) in scores.iter().enumerate().skip(1) {
+            let s = self.aspiration(board, depth, last, report);
             if self.stopped {
                 break;
             }
-            *score = s;
-            moves[k] = self.pv[0].first().copied();
-            if k < self.limits.multipv {
-                report(&self.iteration(depth, s, None, k + 1));
-            }
+            found.push((s, self.iteration(depth, s, None, k + 1)));
             self.shown.extend(self.pv[0].first());
         }
         self.shown.clear();
-        self.pv[0] = best_line;
+        // Stable: lines of equal score keep the order they were found in.
+        found.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
+        let (nodes, elapsed) = (self.total_nodes(), self.control.start.elapsed());
+        for (k, (s, line)) in found.iter_mut().enumerate() {
+            scores[k] = *s;
+            moves[k] = line.pv.first().copied();
+            line.multipv = (self.limits.multipv > 1).then_some(k + 1);
+            (line.nodes, line.elapsed) = (nodes, elapsed);
+            if k < self.limits.multipv {
+                report(line);
+            }
+        }
+        let top = found.swap_remove(0);
+        self.pv[0].clone_from(&top.1.pv);
+        top
     }
 
     /// How much of the soft limit to use after an iteration: more when the
