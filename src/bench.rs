@@ -116,6 +116,11 @@ fn report_stats(s: &Stats, by_depth: &[u64], total: u64, out: &mut dyn FnMut(&st
         percent(s.tt_move_first_cuts, s.tt_move_cut_nodes)
     ));
     out(&format!(
+        "quiescence cut nodes (a move cut, not the stand-pat) {}: the first move cut in {:.1}%",
+        s.qcut_nodes,
+        percent(s.qfirst_move_cuts, s.qcut_nodes)
+    ));
+    out(&format!(
         "re-searches {:.1}% of {} null-window searches",
         percent(s.researches, s.null_windows),
         s.null_windows

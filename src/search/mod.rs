@@ -41,6 +41,10 @@ pub struct Stats {
     /// The same, counted only at nodes that had a table move.
     pub tt_move_cut_nodes: u64,
     pub tt_move_first_cuts: u64,
+    /// The same in the quiescence search, where a move cut (not the
+    /// stand-pat score).
+    pub qcut_nodes: u64,
+    pub qfirst_move_cuts: u64,
     /// Null-window searches of later moves, and how many were searched again.
     pub null_windows: u64,
     pub researches: u64,
@@ -57,6 +61,8 @@ impl std::ops::AddAssign for Stats {
         self.first_move_cuts += o.first_move_cuts;
         self.tt_move_cut_nodes += o.tt_move_cut_nodes;
         self.tt_move_first_cuts += o.tt_move_first_cuts;
+        self.qcut_nodes += o.qcut_nodes;
+        self.qfirst_move_cuts += o.qfirst_move_cuts;
         self.null_windows += o.null_windows;
         self.researches += o.researches;
         self.qnodes += o.qnodes;

@@ -569,11 +569,13 @@ impl Searcher {
         // Evasions are ordered without continuation history.
         let ctx = Context::default();
         let mut best_move = None;
+        let mut searched = 0;
         while let Some(m) = picker.next_move(board, &self.history, ply, &ctx) {
             // Captures that lose material cannot raise a stand-pat score.
             if !in_check && !see_ge(board.pos(), m, 0) {
                 continue;
             }
+            searched += 1;
             let child = board.play(m);
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.stopped {
@@ -585,6 +587,8 @@ impl Searcher {
                     alpha = score;
                     best_move = Some(m);
                     if score >= beta {
+                        self.stats.qcut_nodes += 1;
+                        self.stats.qfirst_move_cuts += u64::from(searched == 1);
                         break;
                     }
                 }
