@@ -39,6 +39,14 @@ fn solve(e: &mut Engine, fen: &str, go: &str) -> (String, String) {
     (score, best)
 }
 
+/// The first word after ` key ` in an `info` line (for `pv`, the first move).
+fn info_field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    line.split(&format!(" {key} "))
+        .nth(1)?
+        .split_whitespace()
+        .next()
+}
+
 #[test]
 fn finds_mates_in_one_two_and_three_with_the_right_distance() {
     let _g = lock();
@@ -212,15 +220,7 @@ fn multipv_shows_distinct_lines_best_first() {
         .filter(|l| l.starts_with("info depth 6 ") && !l.contains("bound"))
         .collect();
     assert_eq!(depth6.len(), 3, "{lines:?}");
-    let field = |l: &str, key: &str| -> String {
-        l.split(&format!(" {key} "))
-            .nth(1)
-            .unwrap()
-            .split_whitespace()
-            .next()
-            .unwrap()
-            .to_string()
-    };
+    let field = |l: &str, key: &str| info_field(l, key).unwrap().to_string();
     let firsts: Vec<String> = depth6.iter().map(|l| field(l, "pv")).collect();
     assert_eq!(
         depth6
@@ -249,13 +249,8 @@ fn multipv_shows_distinct_lines_best_first() {
 
 /// The `multipv` and `cp` fields of an `info` line, if it has both.
 fn multipv_score(line: &str) -> Option<(usize, i32)> {
-    let field = |key: &str| {
-        line.split(&format!(" {key} "))
-            .nth(1)?
-            .split_whitespace()
-            .next()
-    };
-    Some((field("multipv")?.parse().ok()?, field("cp")?.parse().ok()?))
+    let multipv = info_field(line, "multipv")?.parse().ok()?;
+    Some((multipv, info_field(line, "cp")?.parse().ok()?))
 }
 
 #[test]
@@ -295,8 +290,7 @@ fn multipv_lines_come_best_first_at_every_depth() {
             .iter()
             .rev()
             .find(|l| l.contains(" multipv 1 "))
-            .and_then(|l| l.split(" pv ").nth(1))
-            .and_then(|pv| pv.split_whitespace().next());
+            .and_then(|l| info_field(l, "pv"));
         assert_eq!(Some(best), top, "{p}");
     }
 }
