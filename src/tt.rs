@@ -103,6 +103,10 @@ pub struct Tt {
 /// Generations wrap at 64 (six bits in the entry).
 const GENERATIONS: u8 = 64;
 
+/// How much deeper a stored result of this search must be to survive a
+/// new bound for the same position.
+const SHALLOW_MARGIN: i32 = 3;
+
 impl Tt {
     /// A table of `mb` mebibytes (at least one bucket).
     ///
@@ -192,21 +196,24 @@ impl Tt {
         for slot in self.bucket(key) {
             let data = slot.data.load(Relaxed);
             if slot.key_xor.load(Relaxed) ^ data == key {
-                // Same position: keep its move when the new result has none,
-                // and keep a deeper exact result of this search.
+                // Same position: keep its move when the new result has none.
                 let mv = if mv == PackedMove::NONE {
                     PackedMove(data as u16)
                 } else {
                     mv
                 };
-                if bound != Bound::Exact
-                    && unpack_bound(data) == Some(Bound::Exact)
+                // A bound from a much shallower search (a reduced one, or
+                // the quiescence search) is worth less than a deeper
+                // result of this search: keep that, with the newer move.
+                let new_data = if bound != Bound::Exact
                     && unpack_generation(data) == generation
-                    && unpack_depth(data) > depth + 2
+                    && unpack_depth(data) > depth + SHALLOW_MARGIN
                 {
-                    return;
-                }
-                write(&slot, key, pack(mv, score, eval, depth, generation, bound));
+                    (data & !0xffff) | u64::from(mv.0)
+                } else {
+                    pack(mv, score, eval, depth, generation, bound)
+                };
+                write(&slot, key, new_data);
                 return;
             }
             let age = i32::from((GENERATIONS + generation - unpack_generation(data)) % GENERATIONS);
@@ -319,6 +326,29 @@ mod tests {
         assert!(tt.hashfull() <= 1000);
         tt.clear();
         assert!(tt.probe(7).is_none());
+    }
+
+    #[test]
+    fn a_much_shallower_bound_keeps_the_deeper_result_but_takes_its_move() {
+        let tt = Tt::new(1).unwrap();
+        let moves = Chess::default().legal_moves();
+        let (a, b) = (PackedMove::new(moves[0]), PackedMove::new(moves[1]));
+        tt.store(9, a, 50, 5, 10, Bound::Lower);
+        // Four plies shallower: the deep result stays, the move is the new one.
+        tt.store(9, b, -20, 5, 6, Bound::Upper);
+        let e = tt.probe(9).unwrap();
+        assert_eq!((e.score, e.depth, e.bound), (50, 10, Bound::Lower));
+        assert_eq!(e.mv, b);
+        // Three plies shallower is close enough to replace it.
+        tt.store(9, PackedMove::NONE, 7, 5, 7, Bound::Upper);
+        let e = tt.probe(9).unwrap();
+        assert_eq!((e.score, e.depth, e.bound, e.mv), (7, 7, Bound::Upper, b));
+        // A result of an earlier search gives way to any new one.
+        tt.store(9, a, 60, 5, 12, Bound::Lower);
+        tt.new_search();
+        tt.store(9, PackedMove::NONE, 3, 5, 1, Bound::Upper);
+        let e = tt.probe(9).unwrap();
+        assert_eq!((e.score, e.depth, e.bound, e.mv), (3, 1, Bound::Upper, a));
     }
 
     #[test]
