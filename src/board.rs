@@ -127,6 +127,33 @@ impl Board {
         child
     }
 
+    /// The key the position after `m` most likely has, computed without
+    /// playing the move: exact unless the move changes castling rights or
+    /// allows an en passant capture. Good enough to warm the cache with.
+    #[inline]
+    pub fn likely_key_after(&self, m: Move) -> u64 {
+        let us = self.pos.turn();
+        let mut key = self.key ^ turn_key();
+        if let Some(sq) = self.ep {
+            key ^= ep_key(sq);
+        }
+        if let Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } = m
+        {
+            key ^= piece_key(from, role.of(us));
+            key ^= piece_key(to, promotion.unwrap_or(role).of(us));
+            if let Some(captured) = capture {
+                key ^= piece_key(to, captured.of(!us));
+            }
+        }
+        key
+    }
+
     /// The position with the side to move passing, or `None` in check.
     pub fn null_move(&self) -> Option<Board> {
         if self.in_check() {
@@ -246,8 +273,19 @@ mod tests {
                     break;
                 }
                 let m = moves[(xorshift(&mut rng) % moves.len() as u64) as usize];
-                board = board.play(m);
+                let likely = board.likely_key_after(m);
+                let parent = board;
+                board = parent.play(m);
                 assert_eq!(board.key(), full_key(board.pos()), "after {m:?}");
+                // The guess is exact for a plain move that changes no
+                // castling right and opens no en passant capture.
+                if matches!(m, Move::Normal { .. })
+                    && board.ep.is_none()
+                    && parent.pos.castles().castling_rights()
+                        == board.pos.castles().castling_rights()
+                {
+                    assert_eq!(likely, board.key(), "likely key after {m:?}");
+                }
                 if xorshift(&mut rng).is_multiple_of(10)
                     && let Some(nulled) = board.null_move()
                 {

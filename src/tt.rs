@@ -152,12 +152,37 @@ impl Tt {
         self.generation.store(next, Relaxed);
     }
 
+    /// Where the bucket of `key` starts in `words`.
+    #[inline]
+    fn bucket_start(&self, key: u64) -> usize {
+        // Multiply-shift maps the key onto any table length, not only powers of two.
+        let index = ((u128::from(key) * self.buckets as u128) >> 64) as usize;
+        self.offset + index * WORDS_PER_BUCKET
+    }
+
+    /// Asks the processor to bring the bucket of `key` into its cache, so
+    /// that a probe a little later need not wait on memory.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let word: *const AtomicU64 = &raw const self.words[self.bucket_start(key)];
+            // SAFETY: a prefetch is only a hint: it reads nothing into the
+            // program, writes nothing and cannot fault; the address lies in
+            // `words` all the same. (The call is `unsafe` only because the
+            // intrinsic is declared for the SSE target feature, which every
+            // x86-64 processor has.)
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(word.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// The bucket of `key` as (key xor data, data) word pairs.
     #[inline]
     fn bucket(&self, key: u64) -> impl Iterator<Item = Slot<'_>> {
-        // Multiply-shift maps the key onto any table length, not only powers of two.
-        let index = ((u128::from(key) * self.buckets as u128) >> 64) as usize;
-        let start = self.offset + index * WORDS_PER_BUCKET;
+        let start = self.bucket_start(key);
         self.words[start..start + WORDS_PER_BUCKET]
             .chunks_exact(2)
             .map(|w| Slot {

@@ -217,6 +217,7 @@ impl Searcher {
             }
 
             let nodes_before = self.nodes;
+            self.tt.prefetch(board.likely_key_after(m));
             let child = board.play(m);
             self.keys.push(child.key());
             self.context[ply + 1] = Context {
@@ -576,6 +577,7 @@ impl Searcher {
                 continue;
             }
             searched += 1;
+            self.tt.prefetch(board.likely_key_after(m));
             let child = board.play(m);
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.stopped {
