@@ -128,8 +128,10 @@ impl Board {
     }
 
     /// The key the position after `m` most likely has, computed without
-    /// playing the move: exact unless the move changes castling rights or
-    /// allows an en passant capture. Good enough to warm the cache with.
+    /// playing the move: exact for a plain move (not castling, not en
+    /// passant) that changes no castling right and opens no en passant
+    /// capture, which is nearly every move. Good enough to warm the cache
+    /// with; never used where the key must be right.
     #[inline]
     pub fn likely_key_after(&self, m: Move) -> u64 {
         let us = self.pos.turn();
