@@ -131,7 +131,7 @@ impl Board {
     /// playing the move: exact for a plain move (not castling, not en
     /// passant) that changes no castling right and opens no en passant
     /// capture, which is nearly every move. Good enough to warm the cache
-    /// with; never used where the key must be right.
+    /// with, and the part of the exact key that `play` completes.
     #[inline]
     pub fn likely_key_after(&self, m: Move) -> u64 {
         let us = self.pos.turn();
@@ -176,24 +176,11 @@ impl Board {
     #[inline]
     fn next_key(&self, next: &Chess, m: Move, next_ep: Option<Square>) -> u64 {
         let us = self.pos.turn();
-        let mut key = self.key ^ turn_key();
-        if let Some(sq) = self.ep {
-            key ^= ep_key(sq);
-        }
+        // The side to move, the old en passant square and a plain move's
+        // pieces; the other move kinds and the rights are added here.
+        let mut key = self.likely_key_after(m);
         match m {
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => {
-                key ^= piece_key(from, role.of(us));
-                key ^= piece_key(to, promotion.unwrap_or(role).of(us));
-                if let Some(captured) = capture {
-                    key ^= piece_key(to, captured.of(!us));
-                }
-            }
+            Move::Normal { .. } => {}
             Move::EnPassant { from, to } => {
                 key ^= piece_key(from, Role::Pawn.of(us));
                 key ^= piece_key(to, Role::Pawn.of(us));
