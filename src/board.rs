@@ -105,6 +105,13 @@ impl Board {
     /// incrementally.
     #[inline]
     pub fn play(&self, m: Move) -> Board {
+        self.play_with_likely_key(m, self.likely_key_after(m))
+    }
+
+    /// `play`, given `likely`, the key of [`Board::likely_key_after`] for
+    /// `m`, which the search has already computed to prefetch with.
+    #[inline]
+    pub fn play_with_likely_key(&self, m: Move, likely: u64) -> Board {
         // Built in place: the position is copied once, not moved again.
         let mut child = Board {
             pos: self.pos.clone(),
@@ -123,7 +130,7 @@ impl Board {
         {
             child.ep = child.pos.ep_square(EnPassantMode::Legal);
         }
-        child.key = self.next_key(&child.pos, m, child.ep);
+        child.key = self.next_key(&child.pos, m, likely, child.ep);
         child
     }
 
@@ -174,11 +181,12 @@ impl Board {
     }
 
     #[inline]
-    fn next_key(&self, next: &Chess, m: Move, next_ep: Option<Square>) -> u64 {
+    fn next_key(&self, next: &Chess, m: Move, likely: u64, next_ep: Option<Square>) -> u64 {
         let us = self.pos.turn();
-        // The side to move, the old en passant square and a plain move's
-        // pieces; the other move kinds and the rights are added here.
-        let mut key = self.likely_key_after(m);
+        // The likely key has the side to move, the old en passant square
+        // and a plain move's pieces; the other move kinds and the rights
+        // are added here.
+        let mut key = likely;
         match m {
             Move::Normal { .. } => {}
             Move::EnPassant { from, to } => {

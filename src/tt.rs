@@ -70,6 +70,15 @@ fn pack(mv: PackedMove, score: i32, eval: i32, depth: i32, generation: u8, bound
         | (u64::from((generation << 2) | bound as u8) << 56)
 }
 
+fn unpack_move(data: u64) -> PackedMove {
+    PackedMove(data as u16)
+}
+
+/// `data` with its move replaced by `mv`, the rest kept.
+fn with_move(data: u64, mv: PackedMove) -> u64 {
+    (data & !0xffff) | u64::from(mv.0)
+}
+
 fn unpack_bound(data: u64) -> Option<Bound> {
     match (data >> 56) & 3 {
         1 => Some(Bound::Lower),
@@ -200,7 +209,7 @@ impl Tt {
                 && let Some(bound) = unpack_bound(data)
             {
                 return Some(Entry {
-                    mv: PackedMove(data as u16),
+                    mv: unpack_move(data),
                     score: i32::from((data >> 16) as i16),
                     eval: i32::from((data >> 32) as i16),
                     depth: unpack_depth(data),
@@ -223,7 +232,7 @@ impl Tt {
             if slot.key_xor.load(Relaxed) ^ data == key {
                 // Same position: keep its move when the new result has none.
                 let mv = if mv == PackedMove::NONE {
-                    PackedMove(data as u16)
+                    unpack_move(data)
                 } else {
                     mv
                 };
@@ -234,7 +243,7 @@ impl Tt {
                     && unpack_generation(data) == generation
                     && unpack_depth(data) > depth + SHALLOW_MARGIN
                 {
-                    (data & !0xffff) | u64::from(mv.0)
+                    with_move(data, mv)
                 } else {
                     pack(mv, score, eval, depth, generation, bound)
                 };

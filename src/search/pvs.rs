@@ -217,8 +217,9 @@ impl Searcher {
             }
 
             let nodes_before = self.nodes;
-            self.tt.prefetch(board.likely_key_after(m));
-            let child = board.play(m);
+            let likely = board.likely_key_after(m);
+            self.tt.prefetch(likely);
+            let child = board.play_with_likely_key(m, likely);
             self.keys.push(child.key());
             self.context[ply + 1] = Context {
                 prev: Some(PieceTo::new(side, m)),
@@ -577,8 +578,9 @@ impl Searcher {
                 continue;
             }
             searched += 1;
-            self.tt.prefetch(board.likely_key_after(m));
-            let child = board.play(m);
+            let likely = board.likely_key_after(m);
+            self.tt.prefetch(likely);
+            let child = board.play_with_likely_key(m, likely);
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.stopped {
                 return DRAW;
