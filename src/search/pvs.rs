@@ -217,9 +217,7 @@ impl Searcher {
             }
 
             let nodes_before = self.nodes;
-            let likely = board.likely_key_after(m);
-            self.tt.prefetch(likely);
-            let child = board.play_with_likely_key(m, likely);
+            let child = self.play_prefetched(board, m);
             self.keys.push(child.key());
             self.context[ply + 1] = Context {
                 prev: Some(PieceTo::new(side, m)),
@@ -578,9 +576,7 @@ impl Searcher {
                 continue;
             }
             searched += 1;
-            let likely = board.likely_key_after(m);
-            self.tt.prefetch(likely);
-            let child = board.play_with_likely_key(m, likely);
+            let child = self.play_prefetched(board, m);
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.stopped {
                 return DRAW;
@@ -608,6 +604,16 @@ impl Searcher {
             board, ply, best_move, tt_move, best_score, raw_eval, 0, bound,
         );
         best_score
+    }
+
+    /// The position after `m`. The child's table slot is prefetched with
+    /// the likely key first, so the memory load overlaps making the move,
+    /// and that key is handed on rather than computed twice.
+    #[inline]
+    fn play_prefetched(&self, board: &Board, m: Move) -> Board {
+        let likely = board.likely_key_after(m);
+        self.tt.prefetch(likely);
+        board.play_with_likely_key(m, likely)
     }
 
     /// The raw static evaluation (from the table entry when there is one)
