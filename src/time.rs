@@ -52,17 +52,24 @@ pub fn allocate(tc: &TimeControl, overhead: Duration) -> Option<Budget> {
         });
     }
     let time = tc.time?;
-    // What is really ours: the clock less the transmission overhead; on a
-    // clock shorter than the overhead, a fifth of what is left.
-    let usable = if time > overhead * 2 {
-        time.saturating_sub(overhead)
-    } else {
-        time / 5
-    };
     let moves = tc
         .movestogo
         .unwrap_or(DEFAULT_MOVES_TO_GO)
         .clamp(1, DEFAULT_MOVES_TO_GO * 2);
+    // Every move also costs the clock the overhead spent outside the search
+    // (GUI, pipes, network). An increment at least that large pays it back;
+    // a smaller one leaves a lag that each move still to come will take, so
+    // that is kept back too. Without it, a long game with little or no
+    // increment runs the clock down to where the lag alone loses it.
+    let lag = overhead.saturating_sub(tc.inc);
+    let kept = overhead + lag * (moves - 1);
+    // What is really ours: the clock less what is kept back; on a clock
+    // shorter than twice that, a fifth of what is left.
+    let usable = if time > kept * 2 {
+        time.saturating_sub(kept)
+    } else {
+        time / 5
+    };
     let inc = if usable > tc.inc * 2 {
         tc.inc
     } else {
@@ -175,6 +182,49 @@ mod tests {
             ..TimeControl::default()
         };
         assert_eq!(allocate(&tc, ms(30)).unwrap().hard, ms(970));
+    }
+
+    #[test]
+    fn an_increment_that_pays_the_overhead_leaves_the_clock_whole() {
+        let tc = TimeControl {
+            time: Some(ms(10_000)),
+            inc: ms(100),
+            ..TimeControl::default()
+        };
+        let b = allocate(&tc, ms(30)).unwrap();
+        assert_eq!(b.soft.unwrap(), ms(9_970) / 30 + ms(75));
+    }
+
+    #[test]
+    fn without_increment_the_overhead_of_the_moves_to_come_is_kept_back() {
+        let tc = TimeControl {
+            time: Some(ms(10_000)),
+            ..TimeControl::default()
+        };
+        let b = allocate(&tc, ms(30)).unwrap();
+        // 30 ms for this move and for each of the 29 assumed to follow.
+        assert_eq!(b.soft.unwrap(), ms(10_000 - 30 * 30) / 30);
+    }
+
+    #[test]
+    fn a_long_game_without_increment_keeps_time_on_the_clock() {
+        // 2 s for the game, no increment. Each move the search runs past
+        // its soft limit to twice it (within the hard limit), and the GUI
+        // takes 3 ms more, well below the 30 ms the overhead allows for.
+        let mut clock = ms(2_000);
+        for n in 0..150 {
+            let tc = TimeControl {
+                time: Some(clock),
+                ..TimeControl::default()
+            };
+            let b = allocate(&tc, ms(30)).unwrap();
+            let spent = (b.soft.unwrap() * 2).min(b.hard) + ms(3);
+            assert!(
+                spent < clock,
+                "flag fell at move {n}: {clock:?} left, {b:?}"
+            );
+            clock -= spent;
+        }
     }
 
     #[test]
