@@ -10,8 +10,8 @@
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{
-    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position, PositionError,
-    Role, Square,
+    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position,
+    PositionError, Role, Square, attacks,
 };
 
 /// A standard-chess position from a FEN the tests know to be valid.
@@ -163,6 +163,52 @@ impl Board {
         key
     }
 
+    /// Whether the legal move `m` gives check, found without playing it:
+    /// the moved piece attacks the king from its new square, or leaving
+    /// its old square opens a line from one of our sliders to the king.
+    /// Castling and en passant, rare and with more pieces to move, are
+    /// played out instead.
+    #[inline]
+    pub fn gives_check(&self, m: Move) -> bool {
+        let Move::Normal {
+            role,
+            from,
+            to,
+            promotion,
+            ..
+        } = m
+        else {
+            let mut after = self.pos.clone();
+            after.play_unchecked(m);
+            return after.is_check();
+        };
+        let us = self.pos.turn();
+        let b = self.pos.board();
+        let Some(king) = b.king_of(!us) else {
+            return false;
+        };
+        let occupied = (b.occupied() ^ from) | to;
+        let piece = promotion.unwrap_or(role);
+        let direct = match piece {
+            Role::Pawn => attacks::pawn_attacks(us, to),
+            Role::Knight => attacks::knight_attacks(to),
+            Role::Bishop => attacks::bishop_attacks(to, occupied),
+            Role::Rook => attacks::rook_attacks(to, occupied),
+            Role::Queen => attacks::queen_attacks(to, occupied),
+            Role::King => Bitboard::EMPTY,
+        };
+        if direct.contains(king) {
+            return true;
+        }
+        // Discovered: a slider of ours (not the moved piece, and not one
+        // just captured on `to`) now sees the king.
+        let ours = b.by_color(us) & !Bitboard::from(from) & !Bitboard::from(to);
+        let diagonal = ours & (b.bishops() | b.queens());
+        let straight = ours & (b.rooks() | b.queens());
+        (attacks::bishop_attacks(king, occupied) & diagonal).any()
+            || (attacks::rook_attacks(king, occupied) & straight).any()
+    }
+
     /// The position with the side to move passing, or `None` in check.
     pub fn null_move(&self) -> Option<Board> {
         if self.in_check() {
@@ -268,6 +314,14 @@ mod tests {
                 let moves = board.pos().legal_moves();
                 if moves.is_empty() {
                     break;
+                }
+                for &m in &moves {
+                    assert_eq!(
+                        board.gives_check(m),
+                        board.play(m).in_check(),
+                        "gives_check({m:?}) in {:?}",
+                        board.pos().board()
+                    );
                 }
                 let m = moves[(xorshift(&mut rng) % moves.len() as u64) as usize];
                 let likely = board.likely_key_after(m);

@@ -70,6 +70,9 @@ pub const FUTILITY_MARGIN: i32 = 90;
 pub const SEE_MAX_DEPTH: i32 = 8;
 pub const SEE_QUIET_MARGIN: i32 = 60;
 pub const SEE_CAPTURE_MARGIN: i32 = 25;
+/// SEE pruning of a move that gives check, per ply (checks are exempt
+/// from futility and late move pruning).
+pub const SEE_CHECK_MARGIN: i32 = 200;
 
 // Extensions and reductions.
 

@@ -11,9 +11,9 @@ use super::params::{
     DOUBLE_EXTENSION_MARGIN, DOUBLE_EXTENSION_MAX, FUTILITY_BASE, FUTILITY_MARGIN,
     FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_LOSING_CAPTURE,
     LMR_MIN_DEPTH, NMP_BASE, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_MIN_DEPTH, RAZOR_MARGIN,
-    RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN, SEE_MAX_DEPTH,
-    SEE_QUIET_MARGIN, SINGULAR_MIN_DEPTH, SINGULAR_TT_DEPTH_MARGIN, STOP_CHECK_INTERVAL,
-    TB_DEPTH_BONUS, lmp_limit,
+    RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN, SEE_CHECK_MARGIN,
+    SEE_MAX_DEPTH, SEE_QUIET_MARGIN, SINGULAR_MIN_DEPTH, SINGULAR_TT_DEPTH_MARGIN,
+    STOP_CHECK_INTERVAL, TB_DEPTH_BONUS, lmp_limit,
 };
 use super::see::see_ge;
 use crate::board::Board;
@@ -195,7 +195,17 @@ impl Searcher {
             // 8a. Move pruning, once a line that is not mated is known.
             if !root && best_score > -MATE_BOUND {
                 let late = quiets_tried.len() >= lmp_limit(depth, est.improving);
-                if skip_move(board, m, depth, alpha, pv_node || in_check, late, est.eval) {
+                let check = board.gives_check(m);
+                if skip_move(
+                    board,
+                    m,
+                    depth,
+                    alpha,
+                    pv_node || in_check,
+                    late,
+                    est.eval,
+                    check,
+                ) {
                     continue;
                 }
             }
@@ -747,7 +757,9 @@ impl Searcher {
 /// Whether move `m` can be left out at `depth`: captures that lose too
 /// much material; quiet moves that come `late` or cannot lift the
 /// evaluation `eval` to `alpha` (unless `exempt`: at PV nodes and in
-/// check); quiet moves that lose too much material.
+/// check); quiet moves that lose too much material; moves that give
+/// `check` only when they lose far more.
+#[allow(clippy::too_many_arguments)]
 #[inline]
 fn skip_move(
     board: &Board,
@@ -757,7 +769,14 @@ fn skip_move(
     exempt: bool,
     late: bool,
     eval: i32,
+    check: bool,
 ) -> bool {
+    // A check is forcing: the reply is one of few, and the evaluation
+    // sees nothing of the threat to the king. It is never futile or late,
+    // and only a sacrifice of more than it can hope to win back is skipped.
+    if check {
+        return depth <= SEE_MAX_DEPTH && !see_ge(board.pos(), m, -SEE_CHECK_MARGIN * depth);
+    }
     if is_tactical(m) {
         return depth <= SEE_MAX_DEPTH
             && !see_ge(board.pos(), m, -SEE_CAPTURE_MARGIN * depth * depth);
