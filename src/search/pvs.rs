@@ -195,17 +195,7 @@ impl Searcher {
             // 8a. Move pruning, once a line that is not mated is known.
             if !root && best_score > -MATE_BOUND {
                 let late = quiets_tried.len() >= lmp_limit(depth, est.improving);
-                let check = board.gives_check(m);
-                if skip_move(
-                    board,
-                    m,
-                    depth,
-                    alpha,
-                    pv_node || in_check,
-                    late,
-                    est.eval,
-                    check,
-                ) {
+                if skip_move(board, m, depth, alpha, pv_node || in_check, late, est.eval) {
                     continue;
                 }
             }
@@ -758,8 +748,7 @@ impl Searcher {
 /// much material; quiet moves that come `late` or cannot lift the
 /// evaluation `eval` to `alpha` (unless `exempt`: at PV nodes and in
 /// check); quiet moves that lose too much material; moves that give
-/// `check` only when they lose far more.
-#[allow(clippy::too_many_arguments)]
+/// check only when they lose far more.
 #[inline]
 fn skip_move(
     board: &Board,
@@ -769,12 +758,16 @@ fn skip_move(
     exempt: bool,
     late: bool,
     eval: i32,
-    check: bool,
 ) -> bool {
+    // Deeper than every pruning step reaches, nothing is skipped, and the
+    // test for check below is not worth its cost.
+    if depth > SEE_MAX_DEPTH.max(LMP_MAX_DEPTH).max(FUTILITY_MAX_DEPTH) {
+        return false;
+    }
     // A check is forcing: the reply is one of few, and the evaluation
     // sees nothing of the threat to the king. It is never futile or late,
     // and only a sacrifice of more than it can hope to win back is skipped.
-    if check {
+    if board.gives_check(m) {
         return depth <= SEE_MAX_DEPTH && !see_ge(board.pos(), m, -SEE_CHECK_MARGIN * depth);
     }
     if is_tactical(m) {
