@@ -200,13 +200,10 @@ impl Board {
         if direct.contains(king) {
             return true;
         }
-        // Discovered: a slider of ours (not the moved piece, and not one
-        // just captured on `to`) now sees the king.
-        let ours = b.by_color(us) & !Bitboard::from(from) & !Bitboard::from(to);
-        let diagonal = ours & (b.bishops() | b.queens());
-        let straight = ours & (b.rooks() | b.queens());
-        (attacks::bishop_attacks(king, occupied) & diagonal).any()
-            || (attacks::rook_attacks(king, occupied) & straight).any()
+        // Discovered: another piece of ours sees the king through the
+        // square just left (only a slider can: the side to move never
+        // starts with the enemy king already in check).
+        (b.attacks_to(king, us, occupied) & !Bitboard::from(from)).any()
     }
 
     /// The position with the side to move passing, or `None` in check.
