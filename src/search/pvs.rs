@@ -44,6 +44,24 @@ fn tells_past(bound: Bound, score: i32, eval: i32) -> bool {
     }
 }
 
+/// The static evaluation `eval` sharpened by the table's result when its
+/// bound lies beyond it (not in check, and not a mate score, which says
+/// nothing about the position's balance).
+#[inline]
+fn sharpen(entry: Option<Entry>, eval: i32, in_check: bool, ply: usize) -> i32 {
+    match entry {
+        Some(e) if !in_check && !is_mate(e.score) => {
+            let s = from_tt(e.score, ply);
+            if tells_past(e.bound, s, eval) {
+                s
+            } else {
+                eval
+            }
+        }
+        _ => eval,
+    }
+}
+
 /// The static picture of a node before its moves: the raw and corrected
 /// evaluations, the estimate pruning trusts (the corrected evaluation,
 /// sharpened by a table bound that lies beyond it), and whether the side
@@ -346,17 +364,7 @@ impl Searcher {
         ply: usize,
     ) -> Estimate {
         let (raw, eval) = self.static_eval(board, entry, in_check);
-        let score = match entry {
-            Some(e) if !in_check && !is_mate(e.score) => {
-                let s = from_tt(e.score, ply);
-                if tells_past(e.bound, s, eval) {
-                    s
-                } else {
-                    eval
-                }
-            }
-            _ => eval,
-        };
+        let score = sharpen(entry, eval, in_check, ply);
         self.evals[ply] = eval;
         // Improving: better than two plies ago, so cut-offs are likelier.
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
@@ -548,13 +556,15 @@ impl Searcher {
 
         let in_check = board.in_check();
         let (raw_eval, eval) = self.static_eval(board, entry, in_check);
-        // Stand pat: the side to move need not capture.
-        let mut best_score = eval;
+        // Stand pat: the side to move need not capture. A table result
+        // beyond the evaluation is a truer floor than the evaluation.
+        let stand_pat = sharpen(entry, eval, in_check, ply);
+        let mut best_score = stand_pat;
         if !in_check {
-            if eval >= beta {
-                return eval;
+            if stand_pat >= beta {
+                return stand_pat;
             }
-            alpha = alpha.max(eval);
+            alpha = alpha.max(stand_pat);
         }
 
         let mut moves = board.pos().legal_moves();
