@@ -126,6 +126,7 @@ fn bad_input_gets_an_info_string_and_changes_nothing() {
         b"setoption",
         b"go perft 0",
         b"perft x",
+        b"ponderhit",
         &long,
         &binary,
     ];

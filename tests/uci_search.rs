@@ -184,6 +184,28 @@ fn ponder_then_ponderhit_then_answer_on_our_clock() {
 }
 
 #[test]
+fn ponderhit_during_an_infinite_search_is_refused_and_the_answer_still_waits_for_stop() {
+    let _g = lock();
+    let mut e = Engine::spawn();
+    // Checkmated: the search ends at once, so only the hold keeps the
+    // answer back, and a `ponderhit` that wrongly ended the hold would
+    // let it out.
+    e.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    e.send("go infinite");
+    e.send("ponderhit");
+    let lines = e.read_until(SECOND * 5, |l| l.starts_with("info string"));
+    assert!(lines.last().is_some_and(|l| l.contains("ponderhit")));
+    e.sync();
+    assert!(
+        !e.log.iter().any(|l| l.starts_with("bestmove")),
+        "{:?}",
+        e.log
+    );
+    e.send("stop");
+    assert_eq!(e.bestmove(SECOND * 3), "0000");
+}
+
+#[test]
 fn quit_during_search_exits() {
     let _g = lock();
     let mut e = Engine::spawn();

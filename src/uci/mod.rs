@@ -84,6 +84,17 @@ fn spawn_reader() -> Receiver<String> {
     rx
 }
 
+/// What a search's `bestmove` waits for before it goes out.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Hold {
+    /// Nothing: it goes out when the search ends.
+    Off,
+    /// `go infinite`: `stop`.
+    Infinite,
+    /// `go ponder`: `stop` or `ponderhit`.
+    Ponder,
+}
+
 /// The front end's state.
 struct Uci {
     out: Out,
@@ -92,9 +103,9 @@ struct Uci {
     board: Board,
     /// Keys of the game's positions, the current one last.
     keys: Vec<u64>,
-    /// The running search is infinite or pondering: its `bestmove` waits
-    /// for `stop` or `ponderhit`.
-    holding: bool,
+    /// Whether the running search's `bestmove` waits for `stop` (or, when
+    /// pondering, `ponderhit`).
+    hold: Hold,
     held: Option<crate::search::Outcome>,
     /// `UCI_Chess960`: how castling is read and written.
     castling: CastlingMode,
@@ -124,7 +135,7 @@ pub fn run() {
         events: rx,
         keys: vec![board.key()],
         board,
-        holding: false,
+        hold: Hold::Off,
         held: None,
         castling: CastlingMode::Standard,
         multipv: 1,
@@ -139,10 +150,10 @@ pub fn run() {
                 if !uci.handle_line(&line) { break }
             } else {
                 // End of input: let a finite search finish and answer.
-                if uci.holding {
+                if uci.hold != Hold::Off {
                     uci.engine.stop();
                 }
-                uci.holding = false;
+                uci.hold = Hold::Off;
                 uci.halt_after(false);
                 break;
             },
@@ -187,6 +198,10 @@ impl Uci {
                 self.engine.stop();
                 self.release();
             }
+            Command::PonderHit if self.hold != Hold::Ponder => {
+                self.out
+                    .info_string("ponderhit ignored: no ponder search is running");
+            }
             Command::PonderHit => {
                 self.engine.ponderhit();
                 self.release();
@@ -215,7 +230,7 @@ impl Uci {
                 .out
                 .line(&format::info(&it, self.castling, self.show_wdl)),
             Event::Done(outcome) => {
-                if self.holding {
+                if self.hold != Hold::Off {
                     self.held = Some(outcome);
                 } else {
                     self.out.line(&format::bestmove(&outcome, self.castling));
@@ -226,7 +241,7 @@ impl Uci {
 
     /// `stop` or `ponderhit`: a held `bestmove` may go out now.
     fn release(&mut self) {
-        self.holding = false;
+        self.hold = Hold::Off;
         if let Some(o) = self.held.take() {
             self.out.line(&format::bestmove(&o, self.castling));
         }
@@ -274,7 +289,13 @@ impl Uci {
         for w in warnings {
             self.out.info_string(&w);
         }
-        self.holding = request.infinite || request.ponder;
+        self.hold = if request.ponder {
+            Hold::Ponder
+        } else if request.infinite {
+            Hold::Infinite
+        } else {
+            Hold::Off
+        };
         self.engine
             .go(self.board.clone(), self.keys.clone(), request);
     }
