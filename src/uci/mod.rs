@@ -230,10 +230,10 @@ impl Uci {
                 .out
                 .line(&format::info(&it, self.castling, self.show_wdl)),
             Event::Done(outcome) => {
-                if self.hold != Hold::Off {
-                    self.held = Some(outcome);
-                } else {
+                if self.hold == Hold::Off {
                     self.out.line(&format::bestmove(&outcome, self.castling));
+                } else {
+                    self.held = Some(outcome);
                 }
             }
         }
