@@ -153,7 +153,6 @@ pub fn run() {
                 if uci.hold != Hold::Off {
                     uci.engine.stop();
                 }
-                uci.hold = Hold::Off;
                 uci.halt_after(false);
                 break;
             },
