@@ -9,6 +9,7 @@ mod datagen;
 mod engine;
 mod epd;
 mod eval;
+mod movegen;
 mod perft;
 mod score;
 mod search;

@@ -9,9 +9,10 @@
 //! attacks it), losing captures last.
 //!
 //! shakmaty generates all legal moves in one pass (its generator has no
-//! captures-only mode that is cheaper), so the stages are kept by the scores
-//! and the laziness is in the selection and in scoring only after the table
-//! move has failed to cut.
+//! captures-only mode that is cheaper), so in the main search the stages are
+//! kept by the scores and the laziness is in the selection and in scoring
+//! only after the table move has failed to cut. The quiescence search gets
+//! its captures and promotions from `movegen`, which makes nothing else.
 
 use arrayvec::ArrayVec;
 use shakmaty::{Bitboard, Color, Move, MoveList, Position, Role, attacks};
@@ -192,9 +193,10 @@ impl<'a> MovePicker<'a> {
         self.pick()
     }
 
-    /// Orders the captures and promotions of a quiescence node by MVV-LVA.
+    /// Orders the captures and promotions of a quiescence node (`moves`
+    /// holds nothing else) by MVV-LVA.
     pub fn tactical(moves: &'a mut MoveList, tt_move: PackedMove) -> MovePicker<'a> {
-        moves.retain(|m| is_tactical(*m));
+        debug_assert!(moves.iter().all(|&m| is_tactical(m)));
         let mut picker = MovePicker::unscored(moves);
         for &m in picker.moves.iter() {
             picker.scores.push(if tt_move.matches(m) {

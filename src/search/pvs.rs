@@ -17,6 +17,7 @@ use super::params::{
 };
 use super::see::see_ge;
 use crate::board::Board;
+use crate::movegen::tactical_moves;
 use crate::score::{DRAW, MATE, MATE_BOUND, MAX_PLY, from_tt, is_mate, to_tt};
 use crate::tablebase::Tablebases;
 use crate::tt::{Bound, Entry, PackedMove};
@@ -567,7 +568,13 @@ impl Searcher {
             alpha = alpha.max(stand_pat);
         }
 
-        let mut moves = board.pos().legal_moves();
+        // Out of check only captures and promotions are searched, so only
+        // they are generated.
+        let mut moves = if in_check {
+            board.pos().legal_moves()
+        } else {
+            tactical_moves(board.pos())
+        };
         if in_check && moves.is_empty() {
             return -MATE + ply as i32;
         }
