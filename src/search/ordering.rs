@@ -8,11 +8,11 @@
 //! history (less a malus for moving a piece where a cheaper enemy piece
 //! attacks it), losing captures last.
 //!
-//! shakmaty generates all legal moves in one pass (its generator has no
-//! captures-only mode that is cheaper), so in the main search the stages are
-//! kept by the scores and the laziness is in the selection and in scoring
-//! only after the table move has failed to cut. The quiescence search gets
-//! its captures and promotions from `movegen`, which makes nothing else.
+//! The main search takes all legal moves from shakmaty in one pass (its
+//! generator has no cheaper mode by stage), so the stages are kept by the
+//! scores and the laziness is in the selection and in scoring only after the
+//! table move has failed to cut. The quiescence search gets its captures and
+//! promotions from `movegen`, which makes nothing else.
 
 use arrayvec::ArrayVec;
 use shakmaty::{Bitboard, Color, Move, MoveList, Position, Role, attacks};
