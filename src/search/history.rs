@@ -1,10 +1,12 @@
 //! Move-ordering memory: killers, countermoves, and the history tables
-//! (butterfly, continuation and capture history), all with a bounded
+//! (butterfly, continuation, pawn and capture history), all with a bounded
 //! "gravity" update so old successes fade instead of saturating.
 
-use shakmaty::{Color, Move, Role};
+use shakmaty::{Color, Move, Position, Role};
 
-use super::params::{HISTORY_MAX, history_bonus};
+use super::params::{HISTORY_MAX, PAWN_HISTORY_SIZE, PAWN_HISTORY_WEIGHT, history_bonus};
+use crate::board::Board;
+use crate::eval::pawn_hash;
 use crate::score::MAX_PLY;
 
 /// A move as the continuation tables see it: which piece went where.
@@ -33,6 +35,14 @@ const PIECE_TO: usize = 12 * 64;
 pub struct Context {
     pub prev: Option<PieceTo>,
     pub prev2: Option<PieceTo>,
+    /// The pawn-history slot of the node's pawn placement.
+    pub pawns: usize,
+}
+
+/// The pawn-history slot of a position's pawn placement.
+#[inline]
+pub fn pawn_slot(board: &Board) -> usize {
+    (pawn_hash(board.pos().board()) >> 20) as usize % PAWN_HISTORY_SIZE
 }
 
 /// Ordering memory of one search thread.
@@ -45,6 +55,8 @@ pub struct History {
     continuation: Vec<i16>,
     /// Capture success: [piece-to][captured role].
     captures: Vec<i16>,
+    /// Quiet move score given the pawn placement: [pawn slot][piece-to].
+    pawns: Vec<i16>,
 }
 
 impl Default for History {
@@ -55,6 +67,7 @@ impl Default for History {
             counters: vec![None; PIECE_TO],
             continuation: vec![0; PIECE_TO * PIECE_TO],
             captures: vec![0; PIECE_TO * 6],
+            pawns: vec![0; PAWN_HISTORY_SIZE * PIECE_TO],
         }
     }
 }
@@ -104,12 +117,16 @@ impl History {
         ctx.prev.and_then(|p| self.counters[index(p)])
     }
 
-    /// Ordering score of a quiet move: butterfly plus both continuations.
+    /// Ordering score of a quiet move: butterfly, both continuations and
+    /// the pawn history, which knows what worked with these pawns (plans
+    /// such as a pawn break or an outpost depend on the pawns far more
+    /// than on the move before).
     #[inline]
     pub fn quiet(&self, side: Color, m: Move, ctx: &Context) -> i32 {
         let (from, to) = squares(m);
         let own = index(PieceTo::new(side, m));
-        let mut score = i32::from(self.butterfly[side as usize][from][to]);
+        let mut score = i32::from(self.butterfly[side as usize][from][to])
+            + PAWN_HISTORY_WEIGHT * i32::from(self.pawns[ctx.pawns * PIECE_TO + own]);
         if let Some(p) = ctx.prev {
             score += i32::from(self.continuation[index(p) * PIECE_TO + own]);
         }
@@ -130,6 +147,7 @@ impl History {
         let (from, to) = squares(m);
         gravity(&mut self.butterfly[side as usize][from][to], bonus);
         let own = index(PieceTo::new(side, m));
+        gravity(&mut self.pawns[ctx.pawns * PIECE_TO + own], bonus);
         for p in [ctx.prev, ctx.prev2].into_iter().flatten() {
             gravity(&mut self.continuation[index(p) * PIECE_TO + own], bonus);
         }
@@ -198,13 +216,19 @@ mod tests {
         let ctx = Context {
             prev: Some(PieceTo::new(Color::Black, moves[7])),
             prev2: None,
+            pawns: 0,
         };
         for _ in 0..10_000 {
             h.on_quiet_cutoff(Color::White, 3, 20, moves[0], &moves[1..3], &ctx);
         }
-        assert!(h.quiet(Color::White, moves[0], &ctx) <= 2 * HISTORY_MAX);
-        assert!(h.quiet(Color::White, moves[1], &ctx) >= -2 * HISTORY_MAX);
+        // Butterfly, one continuation and the weighted pawn history.
+        let bound = (2 + PAWN_HISTORY_WEIGHT) * HISTORY_MAX;
+        assert!(h.quiet(Color::White, moves[0], &ctx) <= bound);
+        assert!(h.quiet(Color::White, moves[1], &ctx) >= -bound);
         assert!(h.quiet(Color::White, moves[0], &ctx) > 0);
+        // Other pawns: the pawn history has learnt nothing there.
+        let other = Context { pawns: 1, ..ctx };
+        assert!(h.quiet(Color::White, moves[0], &other) < h.quiet(Color::White, moves[0], &ctx));
         assert_eq!(h.counter(&ctx), Some(moves[0]));
         h.on_quiet_cutoff(Color::White, 3, 1, moves[5], &[], &ctx);
         assert_eq!(h.killers(3), [Some(moves[5]), Some(moves[0])]);

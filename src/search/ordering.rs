@@ -4,7 +4,7 @@
 //!
 //! Order: the transposition-table move, captures that do not lose material
 //! (by SEE, most valuable victim first, then capture history), the two
-//! killers, the countermove, quiet moves by butterfly and continuation
+//! killers, the countermove, quiet moves by butterfly, continuation and pawn
 //! history (less a malus for moving a piece where a cheaper enemy piece
 //! attacks it), losing captures last.
 //!

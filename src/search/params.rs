@@ -6,7 +6,8 @@ pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
 
 /// Ordering malus of a quiet move that puts a piece (pawn, knight, bishop,
 /// rook, queen, king) where a cheaper enemy piece attacks it, against
-/// quiet history of up to three times `HISTORY_MAX`. Nothing is cheaper
+/// quiet history of up to five times `HISTORY_MAX` (butterfly, two
+/// continuations, pawn history at twice its weight). Nothing is cheaper
 /// than a pawn, and a king cannot move into an attack: both are 0.
 pub const THREAT_MALUS: [i32; 6] = [0, 8_192, 8_192, 12_288, 16_384, 0];
 
@@ -22,6 +23,11 @@ pub const HISTORY_MAX: i32 = 16_384;
 pub fn history_bonus(depth: i32) -> i32 {
     (16 * depth * depth + 32 * depth).min(1_600)
 }
+
+/// Pawn history: slots (pawn placements share them by hash), and its
+/// weight in a quiet move's score against butterfly and continuations.
+pub const PAWN_HISTORY_SIZE: usize = 1024;
+pub const PAWN_HISTORY_WEIGHT: i32 = 2;
 
 /// Correction history: slots per side to move (pawn placements share
 /// them by hash), parts of a centipawn per stored unit, the largest

@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use shakmaty::{Move, MoveList, Position, Role};
 
 use super::Searcher;
-use super::history::{Context, PieceTo};
+use super::history::{Context, PieceTo, pawn_slot};
 use super::ordering::{MovePicker, is_tactical};
 use super::params::{
     DOUBLE_EXTENSION_MARGIN, DOUBLE_EXTENSION_MAX, FUTILITY_BASE, FUTILITY_MARGIN,
@@ -193,7 +193,10 @@ impl Searcher {
         } else {
             board.pos().legal_moves()
         };
-        let ctx = self.context[ply];
+        let ctx = Context {
+            pawns: pawn_slot(board),
+            ..self.context[ply]
+        };
         let mut picker = MovePicker::new(&mut moves, tt_move);
         let tt_tactical = picker.table_move().is_some_and(is_tactical);
         let side = board.turn();
@@ -241,6 +244,7 @@ impl Searcher {
             self.context[ply + 1] = Context {
                 prev: Some(PieceTo::new(side, m)),
                 prev2: ctx.prev,
+                pawns: 0,
             };
             searched += 1;
             self.doubles[ply + 1] = self.doubles[ply] + u8::from(extension >= 2);
