@@ -587,8 +587,14 @@ impl Searcher {
         } else {
             MovePicker::tactical(&mut moves, tt_move)
         };
-        // Evasions are ordered without continuation history.
-        let ctx = Context::default();
+        // Evasions are ordered without continuation history (the
+        // quiescence search does not record the moves that lead to its
+        // nodes), but with this position's pawn-history slot. Captures
+        // out of check are scored by MVV-LVA and never read the context.
+        let ctx = Context {
+            pawns: if in_check { pawn_slot(board) } else { 0 },
+            ..Context::default()
+        };
         let mut best_move = None;
         let mut searched = 0;
         while let Some(m) = picker.next_move(board, &self.history, ply, &ctx) {
