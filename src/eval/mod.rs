@@ -317,4 +317,32 @@ mod tests {
         );
         assert!(crate::score::wdl(queen).0 > 900, "{queen}");
     }
+
+    /// A benchmark, not a test: `cargo test --release pawn_hash_speed --
+    /// --ignored --nocapture`. The search hashes the pawns up to three
+    /// times per node (pawn cache, correction history, pawn history);
+    /// this measures what one hash costs, to set against a node's time.
+    #[test]
+    #[ignore = "benchmark"]
+    fn pawn_hash_speed() {
+        let boards: Vec<shakmaty::Board> = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "6k1/5pp1/1p2p2p/p2pP3/P2P1P2/1P4P1/6K1/8 w - - 0 40",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ]
+        .iter()
+        .map(|f| pos(f).board().clone())
+        .collect();
+        let calls = 100_000_000_u32;
+        let start = std::time::Instant::now();
+        let mut acc = 0u64;
+        let mut i = 0;
+        for _ in 0..calls {
+            acc = acc.wrapping_add(pawn_hash(std::hint::black_box(&boards[i])));
+            i = (i + 1) & 3;
+        }
+        let ns = start.elapsed().as_secs_f64() * 1e9 / f64::from(calls);
+        println!("pawn_hash: {ns:.2} ns per call (checksum {acc:x})");
+    }
 }
