@@ -12,9 +12,9 @@
 //! stages are kept by the scores and the laziness is in the selection and in
 //! scoring only after the table move has failed to cut. Generating by stage
 //! would save at most about 1% of the time there: most nodes that generate
-//! moves need all of them (counted in `docs/strength.md`). The quiescence
-//! search gets its captures and promotions from `movegen`, which makes
-//! nothing else.
+//! moves go on to the quiet moves (counted in `docs/strength.md`). The
+//! quiescence search gets its captures and promotions from `movegen`, which
+//! makes nothing else.
 
 use arrayvec::ArrayVec;
 use shakmaty::{Bitboard, Color, Move, MoveList, Position, Role, attacks};
