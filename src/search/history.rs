@@ -27,7 +27,7 @@ impl PieceTo {
     }
 }
 
-const PIECE_TO: usize = 12 * 64;
+pub const PIECE_TO: usize = 12 * 64;
 
 /// The moves that led to a node, for continuation history: one and two
 /// plies back (`None` after a null move or at the root).
@@ -78,7 +78,7 @@ fn squares(m: Move) -> (usize, usize) {
 }
 
 #[inline]
-fn index(p: PieceTo) -> usize {
+pub fn index(p: PieceTo) -> usize {
     p.piece * 64 + p.to
 }
 

@@ -350,7 +350,8 @@ impl Searcher {
                 && tells_past(bound, best_score, est.eval)
                 && !best_move.is_some_and(is_tactical)
             {
-                self.correction.learn(board, depth, best_score, est.eval);
+                self.correction
+                    .learn(board, ctx.prev, depth, best_score, est.eval);
             }
         }
         best_score
@@ -368,7 +369,7 @@ impl Searcher {
         in_check: bool,
         ply: usize,
     ) -> Estimate {
-        let (raw, eval) = self.static_eval(board, entry, in_check);
+        let (raw, eval) = self.static_eval(board, entry, in_check, ply);
         let score = sharpen(entry, eval, in_check, ply);
         self.evals[ply] = eval;
         // Improving: better than two plies ago, so cut-offs are likelier.
@@ -560,7 +561,7 @@ impl Searcher {
         }
 
         let in_check = board.in_check();
-        let (raw_eval, eval) = self.static_eval(board, entry, in_check);
+        let (raw_eval, eval) = self.static_eval(board, entry, in_check, ply);
         // Stand pat: the side to move need not capture. A table result
         // beyond the evaluation is a truer floor than the evaluation.
         let stand_pat = sharpen(entry, eval, in_check, ply);
@@ -588,9 +589,10 @@ impl Searcher {
             MovePicker::tactical(&mut moves, tt_move)
         };
         // Evasions are ordered without continuation history (the
-        // quiescence search does not record the moves that lead to its
-        // nodes), but with this position's pawn-history slot. Captures
-        // out of check are scored by MVV-LVA and never read the context.
+        // quiescence search records only the move into each node, for
+        // correction history), but with this position's pawn-history
+        // slot. Captures out of check are scored by MVV-LVA and never
+        // read the context.
         let ctx = Context {
             pawns: if in_check { pawn_slot(board) } else { 0 },
             ..Context::default()
@@ -604,6 +606,11 @@ impl Searcher {
             }
             searched += 1;
             let child = self.play_prefetched(board, m);
+            // The move in, for the child's evaluation correction.
+            self.context[ply + 1] = Context {
+                prev: Some(PieceTo::new(board.turn(), m)),
+                ..Context::default()
+            };
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.stopped {
                 return DRAW;
@@ -644,16 +651,26 @@ impl Searcher {
     }
 
     /// The raw static evaluation (from the table entry when there is one)
-    /// and the same corrected by correction history; `-MATE` for both in
+    /// and the same corrected by correction history (which reads the move
+    /// into the node from the context at `ply`); `-MATE` for both in
     /// check, where standing pat is no option. The table keeps the raw
     /// value, so the correction learnt since is applied afresh.
     #[inline]
-    fn static_eval(&mut self, board: &Board, entry: Option<Entry>, in_check: bool) -> (i32, i32) {
+    fn static_eval(
+        &mut self,
+        board: &Board,
+        entry: Option<Entry>,
+        in_check: bool,
+        ply: usize,
+    ) -> (i32, i32) {
         if in_check {
             return (-MATE, -MATE);
         }
         let raw = entry.map_or_else(|| self.evaluator.evaluate(board.pos()), |e| e.eval);
-        (raw, self.correction.apply(board, raw))
+        (
+            raw,
+            self.correction.apply(board, self.context[ply].prev, raw),
+        )
     }
 
     /// Stores a node's result, keeping the old table move when no move
