@@ -86,7 +86,7 @@ const EPD_USAGE: &str =
     "usage: brudno epd FILE [--movetime MS | --nodes N | --depth D] [--threads T] [--hash MB]";
 
 const TUNE_USAGE: &str = "usage: brudno tune DATA [--epochs N] [--lambda L] [--lr X] \
-[--limit POSITIONS] [--threads T] [--l2 X] [--freeze-pst] [--out FILE] | brudno tune DATA --wdl";
+[--limit POSITIONS] [--threads T] [--l2 X] [--freeze-pst] [--hold FILE] [--out FILE] | brudno tune DATA --wdl";
 
 /// `brudno tune DATA …`: fits the evaluation weights (or the WDL model).
 fn run_tune(args: &[String]) -> ExitCode {
@@ -102,7 +102,7 @@ fn run_tune(args: &[String]) -> ExitCode {
         frozen: 0,
         l2: 0.0,
     };
-    let (mut limit, mut out, mut wdl) = (usize::MAX, None, false);
+    let (mut limit, mut out, mut wdl, mut hold) = (usize::MAX, None, false, None);
     let mut rest = args[1..].iter();
     while let Some(flag) = rest.next() {
         if flag == "--wdl" {
@@ -123,6 +123,10 @@ fn run_tune(args: &[String]) -> ExitCode {
             "--l2" => value.parse().map(|v| settings.l2 = v).is_ok(),
             "--out" => {
                 out = Some(value.to_string());
+                !value.is_empty()
+            }
+            "--hold" => {
+                hold = Some(value.to_string());
                 !value.is_empty()
             }
             _ => false,
@@ -147,15 +151,34 @@ fn run_tune(args: &[String]) -> ExitCode {
         println!("WDL_A = {a}, WDL_B = {b} (log-loss {nll:.4})");
         return ExitCode::SUCCESS;
     }
+    // Read the held-out set before the long fit, so a bad path fails at once.
+    let hold = match hold.map(|file| std::fs::read_to_string(&file).map_err(|e| (file, e))) {
+        None => None,
+        Some(Ok(t)) => Some(tune::Data::parse(&t, usize::MAX)),
+        Some(Err((file, e))) => {
+            eprintln!("cannot read {file}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let weights = tune::initial_weights();
     let k = tune::fit_k(&data, &weights);
     eprintln!(
         "K = {k:.6}, loss {:.6}",
         tune::loss(&data, &weights, k, settings.lambda)
     );
+    let start = weights.clone();
     let tuned = tune::tune(&data, weights, k, settings, &mut |epoch, loss| {
         eprintln!("epoch {epoch}: loss {loss:.6}");
     });
+    if let Some(hold) = hold {
+        // Each set of weights gets its own K, as a rebuilt engine would
+        // with `--epochs 0` on the held-out file.
+        for (name, w) in [("before", &start), ("after", &tuned)] {
+            let k = tune::fit_k(&hold, w);
+            let loss = tune::loss(&hold, w, k, settings.lambda);
+            eprintln!("held-out {name}: K = {k:.6}, loss {loss:.6}");
+        }
+    }
     let source = tune::weights_source(&tuned);
     match out {
         Some(file) => {
