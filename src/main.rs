@@ -88,6 +88,18 @@ const EPD_USAGE: &str =
 const TUNE_USAGE: &str = "usage: brudno tune DATA [--epochs N] [--lambda L] [--lr X] \
 [--limit POSITIONS] [--threads T] [--l2 X] [--freeze-pst] [--hold FILE] [--out FILE] | brudno tune DATA --wdl";
 
+/// Up to `limit` positions of a `datagen` file, or `None` (said on stderr)
+/// if it cannot be read.
+fn read_positions(path: &str, limit: usize) -> Option<tune::Data> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Some(tune::Data::parse(&text, limit)),
+        Err(e) => {
+            eprintln!("cannot read {path}: {e}");
+            None
+        }
+    }
+}
+
 /// `brudno tune DATA …`: fits the evaluation weights (or the WDL model).
 fn run_tune(args: &[String]) -> ExitCode {
     let Some(path) = args.first() else {
@@ -136,15 +148,9 @@ fn run_tune(args: &[String]) -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("cannot read {path}: {e}");
-            return ExitCode::FAILURE;
-        }
+    let Some(data) = read_positions(path, limit) else {
+        return ExitCode::FAILURE;
     };
-    let data = tune::Data::parse(&text, limit);
-    drop(text);
     eprintln!("{} positions", data.len());
     if wdl {
         let (a, b, nll) = tune::fit_wdl(&data);
@@ -152,13 +158,10 @@ fn run_tune(args: &[String]) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     // Read the held-out set before the long fit, so a bad path fails at once.
-    let hold = match hold.map(|file| std::fs::read_to_string(&file).map_err(|e| (file, e))) {
+    let hold = match hold.map(|file| read_positions(&file, usize::MAX)) {
         None => None,
-        Some(Ok(t)) => Some(tune::Data::parse(&t, usize::MAX)),
-        Some(Err((file, e))) => {
-            eprintln!("cannot read {file}: {e}");
-            return ExitCode::FAILURE;
-        }
+        Some(Some(d)) => Some(d),
+        Some(None) => return ExitCode::FAILURE,
     };
     let weights = tune::initial_weights();
     let k = tune::fit_k(&data, &weights);
