@@ -158,10 +158,12 @@ fn run_tune(args: &[String]) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     // Read the held-out set before the long fit, so a bad path fails at once.
-    let hold = match hold.map(|file| read_positions(&file, usize::MAX)) {
+    let hold = match hold {
         None => None,
-        Some(Some(d)) => Some(d),
-        Some(None) => return ExitCode::FAILURE,
+        Some(file) => match read_positions(&file, usize::MAX) {
+            None => return ExitCode::FAILURE,
+            data => data,
+        },
     };
     let weights = tune::initial_weights();
     let k = tune::fit_k(&data, &weights);
