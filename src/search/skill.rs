@@ -10,6 +10,8 @@ use shakmaty::Move;
 /// The lowest and highest `UCI_Elo`.
 pub const MIN_ELO: u32 = 1200;
 pub const MAX_ELO: u32 = 2600;
+/// Elo between two levels of which one searches twice the nodes of the other.
+const ELO_PER_DOUBLING: f64 = 125.0;
 
 /// What a level means for one search.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -28,13 +30,13 @@ impl Skill {
     /// The level for `elo` (clamped to the range).
     pub fn from_elo(elo: u32) -> Skill {
         let elo = elo.clamp(MIN_ELO, MAX_ELO);
-        // Nodes double every 100 Elo: 1,000 at the bottom, 256,000 (about
-        // a full-strength blitz move) at 2000, more than any blitz move
-        // above. A first mapping with 200 nodes at the bottom and doubling
-        // every 150 Elo lost 0-1-29 to HoiChess at "1500" and to Phalanx at
-        // "1800" (docs/strength.md).
-        let steps = f64::from(elo - MIN_ELO) / 100.0;
-        let nodes = (1000.0 * steps.exp2()) as u64;
+        // Nodes per root line double every `ELO_PER_DOUBLING`: 250 at the
+        // bottom (1,000 for four lines), 84,000 for four lines at 2000,
+        // 64,000 for one at 2200, 588,000 at the top. Matched against
+        // sparring engines at 8+0.08, a doubling of the nodes was worth
+        // about 190 Elo at these levels (docs/strength.md); a mapping that
+        // doubled every 100 Elo played 100-350 Elo above its labels.
+        let steps = f64::from(elo - MIN_ELO) / ELO_PER_DOUBLING;
         // Up to a pawn of inaccuracy at the bottom, falling off quickly:
         // errors compound over a game.
         let weakness = f64::from(MAX_ELO - elo) / f64::from(MAX_ELO - MIN_ELO);
@@ -50,6 +52,9 @@ impl Skill {
             _ => 1,
         };
         let margin = if lines == 1 { 0 } else { margin };
+        // The budget is set per root line, so that a level that searches
+        // fewer lines does not search each of them deeper all at once.
+        let nodes = (250.0 * steps.exp2()) as u64 * lines as u64;
         Skill {
             nodes,
             lines,
@@ -99,6 +104,21 @@ mod tests {
         assert_eq!(Skill::from_elo(2100).lines, 2);
         let near_top = Skill::from_elo(2200);
         assert_eq!((near_top.lines, near_top.margin), (1, 0));
+    }
+
+    #[test]
+    fn each_line_gets_more_nodes_as_the_level_rises() {
+        // The budget is per line: where the lines narrow from four to two
+        // and to one, the total falls but no line searches less.
+        let per_line = |elo| {
+            let s = Skill::from_elo(elo);
+            s.nodes / s.lines as u64
+        };
+        for elo in MIN_ELO..MAX_ELO {
+            assert!(per_line(elo) <= per_line(elo + 1), "at {elo}");
+        }
+        assert!(Skill::from_elo(2170).nodes < Skill::from_elo(2160).nodes);
+        assert_eq!(Skill::from_elo(2200).nodes, 64_000);
     }
 
     #[test]
