@@ -10,7 +10,10 @@ use shakmaty::Move;
 /// The lowest and highest `UCI_Elo`.
 pub const MIN_ELO: u32 = 1200;
 pub const MAX_ELO: u32 = 2600;
-/// Elo between two levels of which one searches twice the nodes of the other.
+/// Nodes searched for each root line at `MIN_ELO`.
+const NODES_PER_LINE_AT_MIN: f64 = 250.0;
+/// Elo between two levels of which one gives each root line twice the
+/// nodes of the other.
 const ELO_PER_DOUBLING: f64 = 125.0;
 
 /// What a level means for one search.
@@ -54,7 +57,7 @@ impl Skill {
         let margin = if lines == 1 { 0 } else { margin };
         // The budget is set per root line, so that a level that searches
         // fewer lines does not search each of them deeper all at once.
-        let nodes = (250.0 * steps.exp2()) as u64 * lines as u64;
+        let nodes = (NODES_PER_LINE_AT_MIN * steps.exp2()) as u64 * lines as u64;
         Skill {
             nodes,
             lines,
