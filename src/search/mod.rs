@@ -588,7 +588,7 @@ impl Searcher {
         };
         loop {
             self.root_nodes.clear();
-            let score = self.search(board, alpha, beta, depth, 0, true);
+            let score = self.search(board, alpha, beta, depth, 0, pvs::Node::Pv);
             if self.stopped {
                 return score;
             }

@@ -57,6 +57,11 @@ pub const NMP_MIN_DEPTH: i32 = 3;
 pub const NMP_BASE: i32 = 3;
 pub const NMP_DEPTH_DIVISOR: i32 = 3;
 pub const NMP_EVAL_DIVISOR: i32 = 200;
+/// Probcut, at nodes expected to cut: from this depth, a capture that
+/// beats beta by the margin in a search this many plies shallower cuts.
+pub const PROBCUT_MIN_DEPTH: i32 = 5;
+pub const PROBCUT_MARGIN: i32 = 200;
+pub const PROBCUT_REDUCTION: i32 = 4;
 /// Internal iterative reduction without a table move, from this depth.
 pub const IIR_MIN_DEPTH: i32 = 4;
 

@@ -10,10 +10,10 @@ use super::ordering::{MovePicker, is_tactical};
 use super::params::{
     DOUBLE_EXTENSION_MARGIN, DOUBLE_EXTENSION_MAX, FUTILITY_BASE, FUTILITY_MARGIN,
     FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_LOSING_CAPTURE,
-    LMR_MIN_DEPTH, NMP_BASE, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_MIN_DEPTH, RAZOR_MARGIN,
-    RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN, SEE_CHECK_MARGIN,
-    SEE_MAX_DEPTH, SEE_QUIET_MARGIN, SINGULAR_MIN_DEPTH, SINGULAR_TT_DEPTH_MARGIN,
-    STOP_CHECK_INTERVAL, TB_DEPTH_BONUS, lmp_limit,
+    LMR_MIN_DEPTH, NMP_BASE, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_MIN_DEPTH, PROBCUT_MARGIN,
+    PROBCUT_MIN_DEPTH, PROBCUT_REDUCTION, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH,
+    SEE_CAPTURE_MARGIN, SEE_CHECK_MARGIN, SEE_MAX_DEPTH, SEE_QUIET_MARGIN, SINGULAR_MIN_DEPTH,
+    SINGULAR_TT_DEPTH_MARGIN, STOP_CHECK_INTERVAL, TB_DEPTH_BONUS, lmp_limit,
 };
 use super::see::see_ge;
 use crate::board::Board;
@@ -75,6 +75,28 @@ struct Estimate {
     improving: bool,
 }
 
+/// The kind of node the search expects (Knuth and Moore): on the
+/// principal variation, one where a move should refute (cut), or one
+/// where every move should fail low (all).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Node {
+    Pv,
+    Cut,
+    All,
+}
+
+impl Node {
+    /// The kind expected below this node's first move: a refutation
+    /// answers a move that failed low, and the reverse.
+    fn first_child(self) -> Node {
+        match self {
+            Node::Pv => Node::Pv,
+            Node::Cut => Node::All,
+            Node::All => Node::Cut,
+        }
+    }
+}
+
 /// The outcome of the singular test of a table move.
 enum Singular {
     /// Search the table move this many plies more (or, when negative, less).
@@ -96,8 +118,9 @@ impl Searcher {
         mut beta: i32,
         mut depth: i32,
         ply: usize,
-        pv_node: bool,
+        node: Node,
     ) -> i32 {
+        let pv_node = node == Node::Pv;
         let in_check = board.in_check();
         self.pv[ply].clear();
 
@@ -170,6 +193,18 @@ impl Searcher {
             && !in_check
             && excluded.is_none()
             && let Some(score) = self.prune_node(board, alpha, beta, depth, ply, est)
+        {
+            return score;
+        }
+
+        // 7b. Probcut: at a node expected to cut, a capture that beats beta
+        // by a margin in a shallower search will beat beta in a full one.
+        if node == Node::Cut
+            && !in_check
+            && excluded.is_none()
+            && depth >= PROBCUT_MIN_DEPTH
+            && beta.abs() < MATE_BOUND
+            && let Some(score) = self.probcut(board, beta, depth, ply, entry, tt_move, est)
         {
             return score;
         }
@@ -250,7 +285,14 @@ impl Searcher {
             self.doubles[ply + 1] = self.doubles[ply] + u8::from(extension >= 2);
             let new_depth = depth - 1 + extension;
             let score = if searched == 1 {
-                -self.search(&child, -beta, -alpha, new_depth, ply + 1, pv_node)
+                -self.search(
+                    &child,
+                    -beta,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    node.first_child(),
+                )
             } else {
                 // Late move reductions: late quiet moves are rarely best.
                 let mut r = 0;
@@ -447,7 +489,7 @@ impl Searcher {
             singular_beta,
             (depth - 1) / 2,
             ply,
-            false,
+            Node::All,
         );
         self.excluded[ply] = None;
         if self.stopped {
@@ -484,14 +526,21 @@ impl Searcher {
         pv_node: bool,
     ) -> i32 {
         self.stats.null_windows += 1;
-        let mut s = -self.search(child, -alpha - 1, -alpha, new_depth - r, child_ply, false);
+        let mut s = -self.search(
+            child,
+            -alpha - 1,
+            -alpha,
+            new_depth - r,
+            child_ply,
+            Node::Cut,
+        );
         if s > alpha && r > 0 {
             self.stats.researches += 1;
-            s = -self.search(child, -alpha - 1, -alpha, new_depth, child_ply, false);
+            s = -self.search(child, -alpha - 1, -alpha, new_depth, child_ply, Node::Cut);
         }
         if s > alpha && s < beta && pv_node {
             self.stats.researches += 1;
-            s = -self.search(child, -beta, -alpha, new_depth, child_ply, true);
+            s = -self.search(child, -beta, -alpha, new_depth, child_ply, Node::Pv);
         }
         s
     }
@@ -507,6 +556,78 @@ impl Searcher {
             self.stats.tt_move_cut_nodes += 1;
             self.stats.tt_move_first_cuts += first;
         }
+    }
+
+    /// Probcut: each capture that SEE lets reach `beta` + margin from the
+    /// static evaluation is tried by quiescence and, when that holds the
+    /// raised bound, by a search `PROBCUT_REDUCTION` plies shallower; the
+    /// first that holds it ends the node. Skipped when the table already
+    /// has a result that deep below the raised bound.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        board: &Board,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        entry: Option<Entry>,
+        tt_move: PackedMove,
+        est: Estimate,
+    ) -> Option<i32> {
+        let raised = beta + PROBCUT_MARGIN;
+        let probe_depth = depth - PROBCUT_REDUCTION;
+        if let Some(e) = entry
+            && e.depth >= probe_depth
+            && from_tt(e.score, ply) < raised
+        {
+            return None;
+        }
+        let mut moves = tactical_moves(board.pos());
+        let mut picker = MovePicker::tactical(&mut moves, tt_move);
+        let ctx = self.context[ply];
+        let side = board.turn();
+        while let Some(m) = picker.next_move(board, &self.history, ply, &ctx) {
+            if !see_ge(board.pos(), m, raised - est.eval) {
+                continue;
+            }
+            let child = self.play_prefetched(board, m);
+            self.keys.push(child.key());
+            self.context[ply + 1] = Context {
+                prev: Some(PieceTo::new(side, m)),
+                prev2: ctx.prev,
+                pawns: 0,
+            };
+            self.doubles[ply + 1] = self.doubles[ply];
+            let mut score = -self.qsearch(&child, -raised, -raised + 1, ply + 1);
+            if score >= raised && !self.stopped {
+                score = -self.search(
+                    &child,
+                    -raised,
+                    -raised + 1,
+                    probe_depth,
+                    ply + 1,
+                    Node::All,
+                );
+            }
+            self.keys.pop();
+            if self.stopped {
+                return None;
+            }
+            if score >= raised {
+                self.store(
+                    board,
+                    ply,
+                    Some(m),
+                    tt_move,
+                    score,
+                    est.raw,
+                    probe_depth + 1,
+                    Bound::Lower,
+                );
+                return Some(score);
+            }
+        }
+        None
     }
 
     /// Tries a null move; `Some(score)` when it proves a cut-off.
@@ -525,7 +646,7 @@ impl Searcher {
         self.nulls.push(self.keys.len() - 1);
         self.context[ply + 1] = Context::default();
         self.doubles[ply + 1] = self.doubles[ply];
-        let score = -self.search(&child, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+        let score = -self.search(&child, -beta, -beta + 1, depth - 1 - r, ply + 1, Node::All);
         self.nulls.pop();
         self.keys.pop();
         if self.stopped || score < beta {
