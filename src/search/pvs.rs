@@ -274,13 +274,7 @@ impl Searcher {
             }
 
             let nodes_before = self.nodes;
-            let child = self.play_prefetched(board, m);
-            self.keys.push(child.key());
-            self.context[ply + 1] = Context {
-                prev: Some(PieceTo::new(side, m)),
-                prev2: ctx.prev,
-                pawns: 0,
-            };
+            let child = self.enter(board, m, ply, &ctx);
             searched += 1;
             self.doubles[ply + 1] = self.doubles[ply] + u8::from(extension >= 2);
             let new_depth = depth - 1 + extension;
@@ -585,18 +579,11 @@ impl Searcher {
         let mut moves = tactical_moves(board.pos());
         let mut picker = MovePicker::tactical(&mut moves, tt_move);
         let ctx = self.context[ply];
-        let side = board.turn();
         while let Some(m) = picker.next_move(board, &self.history, ply, &ctx) {
             if !see_ge(board.pos(), m, raised - est.eval) {
                 continue;
             }
-            let child = self.play_prefetched(board, m);
-            self.keys.push(child.key());
-            self.context[ply + 1] = Context {
-                prev: Some(PieceTo::new(side, m)),
-                prev2: ctx.prev,
-                pawns: 0,
-            };
+            let child = self.enter(board, m, ply, &ctx);
             self.doubles[ply + 1] = self.doubles[ply];
             let mut score = -self.qsearch(&child, -raised, -raised + 1, ply + 1);
             if score >= raised && !self.stopped {
@@ -759,6 +746,22 @@ impl Searcher {
             board, ply, best_move, tt_move, best_score, raw_eval, 0, bound,
         );
         best_score
+    }
+
+    /// Plays `m` from the node at `ply` (whose context is `ctx`) in the
+    /// main search: the child's key joins the line for repetitions and
+    /// its context records the move in and the one before, which the
+    /// continuation histories and corrections below read. The caller pops
+    /// the key when the child is done.
+    fn enter(&mut self, board: &Board, m: Move, ply: usize, ctx: &Context) -> Board {
+        let child = self.play_prefetched(board, m);
+        self.keys.push(child.key());
+        self.context[ply + 1] = Context {
+            prev: Some(PieceTo::new(board.turn(), m)),
+            prev2: ctx.prev,
+            pawns: 0,
+        };
+        child
     }
 
     /// The position after `m`. The child's table slot is prefetched with
