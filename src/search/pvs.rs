@@ -252,7 +252,7 @@ impl Searcher {
             // 8a. Move pruning, once a line that is not mated is known.
             if !root && best_score > -MATE_BOUND {
                 let late = quiets_tried.len() >= lmp_limit(depth, est.improving);
-                if skip_move(board, m, depth, alpha, in_check, late, est.eval) {
+                if skip_move(board, m, depth, alpha, pv_node || in_check, late, est.eval) {
                     continue;
                 }
             }
@@ -913,9 +913,9 @@ impl Searcher {
 }
 
 /// Whether move `m` can be left out at `depth`: captures that lose too
-/// much material; quiet moves that come `late`, or that cannot lift the
-/// evaluation `eval` to `alpha` (unless `in_check`, where there is no
-/// evaluation); quiet moves that lose too much material; moves that give
+/// much material; quiet moves that come `late` or cannot lift the
+/// evaluation `eval` to `alpha` (unless `exempt`: at PV nodes and in
+/// check); quiet moves that lose too much material; moves that give
 /// check only when they lose far more.
 #[inline]
 fn skip_move(
@@ -923,7 +923,7 @@ fn skip_move(
     m: Move,
     depth: i32,
     alpha: i32,
-    in_check: bool,
+    exempt: bool,
     late: bool,
     eval: i32,
 ) -> bool {
@@ -942,10 +942,9 @@ fn skip_move(
         return depth <= SEE_MAX_DEPTH
             && !see_ge(board.pos(), m, -SEE_CAPTURE_MARGIN * depth * depth);
     }
-    let futile = !in_check
-        && depth <= FUTILITY_MAX_DEPTH
-        && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
-    if (depth <= LMP_MAX_DEPTH && late) || futile {
+    let futile =
+        depth <= FUTILITY_MAX_DEPTH && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
+    if !exempt && ((depth <= LMP_MAX_DEPTH && late) || futile) {
         return true;
     }
     depth <= SEE_MAX_DEPTH && !see_ge(board.pos(), m, -SEE_QUIET_MARGIN * depth)
