@@ -38,6 +38,10 @@ pub const CORRECTION_GRAIN: i32 = 256;
 pub const CORRECTION_MAX: i32 = 64 * CORRECTION_GRAIN;
 pub const CORRECTION_WEIGHT_MAX: i32 = 16;
 
+/// The static evaluation is scaled by (this − the fifty-move counter) /
+/// this: at the rule's hundredth ply, to half.
+pub const FIFTY_MOVE_SCALE_PLIES: i32 = 200;
+
 /// A tablebase result is stored as if searched this much deeper: it is exact.
 pub const TB_DEPTH_BONUS: i32 = 6;
 

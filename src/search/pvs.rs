@@ -8,12 +8,13 @@ use super::Searcher;
 use super::history::{Context, PieceTo, pawn_slot};
 use super::ordering::{MovePicker, is_tactical};
 use super::params::{
-    DOUBLE_EXTENSION_MARGIN, DOUBLE_EXTENSION_MAX, FUTILITY_BASE, FUTILITY_MARGIN,
-    FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_LOSING_CAPTURE,
-    LMR_MIN_DEPTH, NMP_BASE, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_MIN_DEPTH, PROBCUT_MARGIN,
-    PROBCUT_MIN_DEPTH, PROBCUT_REDUCTION, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH,
-    SEE_CAPTURE_MARGIN, SEE_CHECK_MARGIN, SEE_MAX_DEPTH, SEE_QUIET_MARGIN, SINGULAR_MIN_DEPTH,
-    SINGULAR_TT_DEPTH_MARGIN, STOP_CHECK_INTERVAL, TB_DEPTH_BONUS, lmp_limit,
+    DOUBLE_EXTENSION_MARGIN, DOUBLE_EXTENSION_MAX, FIFTY_MOVE_SCALE_PLIES, FUTILITY_BASE,
+    FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR,
+    LMR_LOSING_CAPTURE, LMR_MIN_DEPTH, NMP_BASE, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR,
+    NMP_MIN_DEPTH, PROBCUT_MARGIN, PROBCUT_MIN_DEPTH, PROBCUT_REDUCTION, RAZOR_MARGIN,
+    RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN, SEE_CHECK_MARGIN,
+    SEE_MAX_DEPTH, SEE_QUIET_MARGIN, SINGULAR_MIN_DEPTH, SINGULAR_TT_DEPTH_MARGIN,
+    STOP_CHECK_INTERVAL, TB_DEPTH_BONUS, lmp_limit,
 };
 use super::see::see_ge;
 use crate::board::Board;
@@ -791,9 +792,10 @@ impl Searcher {
             return (-MATE, -MATE);
         }
         let raw = entry.map_or_else(|| self.evaluator.evaluate(board.pos()), |e| e.eval);
+        let scaled = fifty_move_scale(raw, board.halfmoves());
         (
             raw,
-            self.correction.apply(board, self.context[ply].prev, raw),
+            self.correction.apply(board, self.context[ply].prev, scaled),
         )
     }
 
@@ -950,9 +952,41 @@ fn skip_move(
     depth <= SEE_MAX_DEPTH && !see_ge(board.pos(), m, -SEE_QUIET_MARGIN * depth)
 }
 
+/// The evaluation `eval` drawn towards zero as the fifty-move counter
+/// `halfmoves` rises: an advantage that makes no progress (no capture, no
+/// pawn move) is worth less the nearer the rule's draw, so the side ahead
+/// prefers the moves that reset the counter. The raw evaluation in the
+/// table stays unscaled, as positions reached with other counters share it.
+#[inline]
+fn fifty_move_scale(eval: i32, halfmoves: u32) -> i32 {
+    let left = FIFTY_MOVE_SCALE_PLIES - halfmoves.min(100) as i32;
+    eval * left / FIFTY_MOVE_SCALE_PLIES
+}
+
 /// Whether the side to move has a piece other than pawns and king.
 fn has_pieces(board: &Board) -> bool {
     let b = board.pos().board();
     let ours = b.by_color(board.turn());
     (ours & !b.by_role(Role::Pawn) & !b.by_role(Role::King)).any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fifty_move_scale;
+
+    #[test]
+    fn the_fifty_move_counter_draws_the_evaluation_towards_zero() {
+        assert_eq!(fifty_move_scale(300, 0), 300);
+        assert_eq!(fifty_move_scale(-300, 0), -300);
+        assert_eq!(fifty_move_scale(300, 50), 225);
+        assert_eq!(fifty_move_scale(-300, 50), -225);
+        assert_eq!(fifty_move_scale(300, 100), 150);
+        // Past the hundredth ply (a mate on it still counts) no further.
+        assert_eq!(fifty_move_scale(300, 140), 150);
+        assert_eq!(fifty_move_scale(0, 80), 0);
+        // Never raises what it is given, at any counter.
+        for h in 0..=120 {
+            assert!(fifty_move_scale(500, h) <= 500 && fifty_move_scale(500, h) >= 250);
+        }
+    }
 }
