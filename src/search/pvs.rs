@@ -776,10 +776,11 @@ impl Searcher {
     }
 
     /// The raw static evaluation (from the table entry when there is one)
-    /// and the same corrected by correction history (which reads the move
-    /// into the node from the context at `ply`); `-MATE` for both in
-    /// check, where standing pat is no option. The table keeps the raw
-    /// value, so the correction learnt since is applied afresh.
+    /// and the same scaled by the fifty-move counter and corrected by
+    /// correction history (which reads the move into the node from the
+    /// context at `ply`); `-MATE` for both in check, where standing pat is
+    /// no option. The table keeps the raw value, so the scaling and the
+    /// correction learnt since are applied afresh.
     #[inline]
     fn static_eval(
         &mut self,
