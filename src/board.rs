@@ -14,6 +14,10 @@ use shakmaty::{
     PositionError, Role, Square, attacks,
 };
 
+/// Plies without a capture or pawn move after which the fifty-move rule
+/// draws.
+pub const FIFTY_MOVE_PLIES: u32 = 100;
+
 /// A standard-chess position from a FEN the tests know to be valid.
 #[cfg(test)]
 pub fn test_position(fen: &str) -> Chess {

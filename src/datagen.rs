@@ -21,7 +21,7 @@ use std::time::Instant;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Color, EnPassantMode, Move, Position};
 
-use crate::board::Board;
+use crate::board::{Board, FIFTY_MOVE_PLIES};
 use crate::score::{MAX_PLY, TB_WIN};
 use crate::search::{Control, Limits, Searcher};
 use crate::tt::Tt;
@@ -219,7 +219,7 @@ fn game_over(board: &Board, keys: &[u64]) -> Option<f64> {
     if pos.is_checkmate() {
         return Some(if pos.turn() == Color::White { 0.0 } else { 1.0 });
     }
-    if pos.is_stalemate() || pos.is_insufficient_material() || pos.halfmoves() >= 100 {
+    if pos.is_stalemate() || pos.is_insufficient_material() || pos.halfmoves() >= FIFTY_MOVE_PLIES {
         return Some(0.5);
     }
     let key = board.key();

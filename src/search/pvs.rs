@@ -17,7 +17,7 @@ use super::params::{
     STOP_CHECK_INTERVAL, TB_DEPTH_BONUS, lmp_limit,
 };
 use super::see::see_ge;
-use crate::board::Board;
+use crate::board::{Board, FIFTY_MOVE_PLIES};
 use crate::movegen::tactical_moves;
 use crate::score::{DRAW, MATE, MATE_BOUND, MAX_PLY, from_tt, is_mate, to_tt};
 use crate::tablebase::Tablebases;
@@ -891,7 +891,9 @@ impl Searcher {
     /// in the search path do not count: the null move is no real move.
     pub(super) fn is_draw(&self, board: &Board) -> bool {
         let halfmoves = board.halfmoves() as usize;
-        if halfmoves >= 100 && !(board.in_check() && board.pos().legal_moves().is_empty()) {
+        if halfmoves >= FIFTY_MOVE_PLIES as usize
+            && !(board.in_check() && board.pos().legal_moves().is_empty())
+        {
             return true;
         }
         if board.pos().is_insufficient_material() {
@@ -960,7 +962,7 @@ fn skip_move(
 /// table stays unscaled, as positions reached with other counters share it.
 #[inline]
 fn fifty_move_scale(eval: i32, halfmoves: u32) -> i32 {
-    let left = FIFTY_MOVE_SCALE_PLIES - halfmoves.min(100) as i32;
+    let left = FIFTY_MOVE_SCALE_PLIES - halfmoves.min(FIFTY_MOVE_PLIES) as i32;
     eval * left / FIFTY_MOVE_SCALE_PLIES
 }
 
@@ -982,7 +984,8 @@ mod tests {
         assert_eq!(fifty_move_scale(300, 50), 225);
         assert_eq!(fifty_move_scale(-300, 50), -225);
         assert_eq!(fifty_move_scale(300, 100), 150);
-        // Past the hundredth ply (a mate on it still counts) no further.
+        // The counter can pass the rule's hundred plies (when the
+        // hundredth ply mates); the scaling stops at half.
         assert_eq!(fifty_move_scale(300, 140), 150);
         assert_eq!(fifty_move_scale(0, 80), 0);
         // Never raises what it is given, at any counter.
