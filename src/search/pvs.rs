@@ -410,7 +410,16 @@ impl Searcher {
         let score = sharpen(entry, eval, in_check, ply);
         self.evals[ply] = eval;
         // Improving: better than two plies ago, so cut-offs are likelier.
-        let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
+        // When that node was in check it had no evaluation: compare with
+        // four plies ago instead, and count as improving only when both
+        // were in check.
+        let improving = !in_check
+            && match ply {
+                0 | 1 => false,
+                _ if self.evals[ply - 2] != -MATE => eval > self.evals[ply - 2],
+                2 | 3 => true,
+                _ => eval > self.evals[ply - 4] || self.evals[ply - 4] == -MATE,
+            };
         Estimate {
             raw,
             eval,
