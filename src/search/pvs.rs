@@ -411,8 +411,8 @@ impl Searcher {
         self.evals[ply] = eval;
         // Improving: better than two plies ago, so cut-offs are likelier.
         // When that node was in check it had no evaluation: compare with
-        // four plies ago instead, and count as improving only when both
-        // were in check.
+        // four plies ago instead; when that one was in check too, or lies
+        // before the root, count as improving.
         let improving = !in_check
             && match ply {
                 0 | 1 => false,
