@@ -29,12 +29,15 @@ impl PieceTo {
 
 pub const PIECE_TO: usize = 12 * 64;
 
-/// The moves that led to a node, for continuation history: one and two
-/// plies back (`None` after a null move or at the root).
+/// The moves that led to a node, for continuation history: one to four
+/// plies back (`None` after a null move or at the root). The third is only
+/// carried, to become the fourth of the grandchild.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Context {
     pub prev: Option<PieceTo>,
     pub prev2: Option<PieceTo>,
+    pub prev3: Option<PieceTo>,
+    pub prev4: Option<PieceTo>,
     /// The pawn-history slot of the node's pawn placement.
     pub pawns: usize,
 }
@@ -117,8 +120,8 @@ impl History {
         ctx.prev.and_then(|p| self.counters[index(p)])
     }
 
-    /// Ordering score of a quiet move: butterfly, both continuations and
-    /// the pawn history, which knows what worked with these pawns (plans
+    /// Ordering score of a quiet move: butterfly, the continuations of
+    /// the moves one, two and four plies back and the pawn history, which knows what worked with these pawns (plans
     /// such as a pawn break or an outpost depend on the pawns far more
     /// than on the move before).
     #[inline]
@@ -130,7 +133,9 @@ impl History {
         if let Some(p) = ctx.prev {
             score += i32::from(self.continuation[index(p) * PIECE_TO + own]);
         }
-        if let Some(p) = ctx.prev2 {
+        // Our own moves two and four plies back: a plan (a piece brought
+        // over, then another) that led to good moves before.
+        for p in [ctx.prev2, ctx.prev4].into_iter().flatten() {
             score += i32::from(self.continuation[index(p) * PIECE_TO + own]);
         }
         score
@@ -148,7 +153,7 @@ impl History {
         gravity(&mut self.butterfly[side as usize][from][to], bonus);
         let own = index(PieceTo::new(side, m));
         gravity(&mut self.pawns[ctx.pawns * PIECE_TO + own], bonus);
-        for p in [ctx.prev, ctx.prev2].into_iter().flatten() {
+        for p in [ctx.prev, ctx.prev2, ctx.prev4].into_iter().flatten() {
             gravity(&mut self.continuation[index(p) * PIECE_TO + own], bonus);
         }
     }
@@ -216,6 +221,8 @@ mod tests {
         let ctx = Context {
             prev: Some(PieceTo::new(Color::Black, moves[7])),
             prev2: None,
+            prev3: None,
+            prev4: None,
             pawns: 0,
         };
         for _ in 0..10_000 {
@@ -232,5 +239,34 @@ mod tests {
         assert_eq!(h.counter(&ctx), Some(moves[0]));
         h.on_quiet_cutoff(Color::White, 3, 1, moves[5], &[], &ctx);
         assert_eq!(h.killers(3), [Some(moves[5]), Some(moves[0])]);
+    }
+
+    #[test]
+    fn our_move_four_plies_back_is_a_key_and_the_third_is_not() {
+        let mut h = History::default();
+        let moves = Chess::default().legal_moves();
+        let own = |i: usize| Some(PieceTo::new(Color::White, moves[i]));
+        let ctx = Context {
+            prev3: Some(PieceTo::new(Color::Black, moves[8])),
+            prev4: own(9),
+            ..Context::default()
+        };
+        for _ in 0..20 {
+            h.on_quiet_cutoff(Color::White, 3, 5, moves[0], &[], &ctx);
+        }
+        // Only the butterfly, the pawn slot and the fourth move learnt:
+        // without the fourth the score drops by its part.
+        let with = h.quiet(Color::White, moves[0], &ctx);
+        let without = h.quiet(Color::White, moves[0], &Context { prev4: None, ..ctx });
+        let third_only = Context { prev3: None, ..ctx };
+        assert!(without > 0 && with > without, "{with} {without}");
+        assert_eq!(h.quiet(Color::White, moves[0], &third_only), with);
+        // The same move as the one two plies back reads the same row.
+        let as_second = Context {
+            prev2: own(9),
+            prev4: None,
+            ..ctx
+        };
+        assert_eq!(h.quiet(Color::White, moves[0], &as_second), with);
     }
 }

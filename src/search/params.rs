@@ -6,7 +6,7 @@ pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
 
 /// Ordering malus of a quiet move that puts a piece (pawn, knight, bishop,
 /// rook, queen, king) where a cheaper enemy piece attacks it, against
-/// quiet history of up to five times `HISTORY_MAX` (butterfly, two
+/// quiet history of up to six times `HISTORY_MAX` (butterfly, three
 /// continuations, pawn history at twice its weight). Nothing is cheaper
 /// than a pawn, and a king cannot move into an attack: both are 0.
 pub const THREAT_MALUS: [i32; 6] = [0, 8_192, 8_192, 12_288, 16_384, 0];

@@ -760,7 +760,7 @@ impl Searcher {
 
     /// Plays `m` from the node at `ply` (whose context is `ctx`) in the
     /// main search: the child's key joins the line for repetitions and
-    /// its context records the move in and the one before, which the
+    /// its context records the move in and the three before, which the
     /// continuation histories and corrections below read. The caller pops
     /// the key when the child is done.
     fn enter(&mut self, board: &Board, m: Move, ply: usize, ctx: &Context) -> Board {
@@ -769,6 +769,8 @@ impl Searcher {
         self.context[ply + 1] = Context {
             prev: Some(PieceTo::new(board.turn(), m)),
             prev2: ctx.prev,
+            prev3: ctx.prev2,
+            prev4: ctx.prev3,
             pawns: 0,
         };
         child
