@@ -121,9 +121,9 @@ impl History {
     }
 
     /// Ordering score of a quiet move: butterfly, the continuations of
-    /// the moves one, two and four plies back and the pawn history, which knows what worked with these pawns (plans
-    /// such as a pawn break or an outpost depend on the pawns far more
-    /// than on the move before).
+    /// the moves one, two and four plies back and the pawn history, which
+    /// knows what worked with these pawns (plans such as a pawn break or
+    /// an outpost depend on the pawns far more than on the move before).
     #[inline]
     pub fn quiet(&self, side: Color, m: Move, ctx: &Context) -> i32 {
         let (from, to) = squares(m);
