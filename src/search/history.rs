@@ -42,6 +42,16 @@ pub struct Context {
     pub pawns: usize,
 }
 
+impl Context {
+    /// The moves whose continuation rows score and learn a quiet move:
+    /// the opponent's last and our own two before it (a plan, such as a
+    /// piece brought over and then another, spans more than one move).
+    #[inline]
+    fn continuation_keys(&self) -> impl Iterator<Item = PieceTo> {
+        [self.prev, self.prev2, self.prev4].into_iter().flatten()
+    }
+}
+
 /// The pawn-history slot of a position's pawn placement.
 #[inline]
 pub fn pawn_slot(board: &Board) -> usize {
@@ -130,12 +140,7 @@ impl History {
         let own = index(PieceTo::new(side, m));
         let mut score = i32::from(self.butterfly[side as usize][from][to])
             + PAWN_HISTORY_WEIGHT * i32::from(self.pawns[ctx.pawns * PIECE_TO + own]);
-        if let Some(p) = ctx.prev {
-            score += i32::from(self.continuation[index(p) * PIECE_TO + own]);
-        }
-        // Our own moves two and four plies back: a plan (a piece brought
-        // over, then another) that led to good moves before.
-        for p in [ctx.prev2, ctx.prev4].into_iter().flatten() {
+        for p in ctx.continuation_keys() {
             score += i32::from(self.continuation[index(p) * PIECE_TO + own]);
         }
         score
@@ -153,7 +158,7 @@ impl History {
         gravity(&mut self.butterfly[side as usize][from][to], bonus);
         let own = index(PieceTo::new(side, m));
         gravity(&mut self.pawns[ctx.pawns * PIECE_TO + own], bonus);
-        for p in [ctx.prev, ctx.prev2, ctx.prev4].into_iter().flatten() {
+        for p in ctx.continuation_keys() {
             gravity(&mut self.continuation[index(p) * PIECE_TO + own], bonus);
         }
     }
