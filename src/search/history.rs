@@ -263,9 +263,9 @@ mod tests {
         // without the fourth the score drops by its part.
         let with = h.quiet(Color::White, moves[0], &ctx);
         let without = h.quiet(Color::White, moves[0], &Context { prev4: None, ..ctx });
-        let third_only = Context { prev3: None, ..ctx };
+        let no_third = Context { prev3: None, ..ctx };
         assert!(without > 0 && with > without, "{with} {without}");
-        assert_eq!(h.quiet(Color::White, moves[0], &third_only), with);
+        assert_eq!(h.quiet(Color::White, moves[0], &no_third), with);
         // The same move as the one two plies back reads the same row.
         let as_second = Context {
             prev2: own(9),
