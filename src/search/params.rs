@@ -78,6 +78,10 @@ pub fn lmp_limit(depth: i32, improving: bool) -> usize {
     let base = 3 + depth * depth;
     (if improving { base } else { base / 2 }) as usize
 }
+/// History pruning: a quiet move whose history (butterfly, continuations
+/// and pawn history together) is below −this per ply, up to this depth.
+pub const HISTORY_PRUNE_DEPTH: i32 = 4;
+pub const HISTORY_PRUNE_MARGIN: i32 = 2_048;
 /// Futility: a quiet move cannot lift the static eval this far to alpha.
 pub const FUTILITY_MAX_DEPTH: i32 = 6;
 pub const FUTILITY_BASE: i32 = 90;

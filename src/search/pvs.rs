@@ -9,12 +9,12 @@ use super::history::{Context, PieceTo, pawn_slot};
 use super::ordering::{MovePicker, is_tactical};
 use super::params::{
     DOUBLE_EXTENSION_MARGIN, DOUBLE_EXTENSION_MAX, FIFTY_MOVE_SCALE_PLIES, FUTILITY_BASE,
-    FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR,
-    LMR_LOSING_CAPTURE, LMR_MIN_DEPTH, NMP_BASE, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR,
-    NMP_MIN_DEPTH, PROBCUT_MARGIN, PROBCUT_MIN_DEPTH, PROBCUT_REDUCTION, RAZOR_MARGIN,
-    RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN, SEE_CHECK_MARGIN,
-    SEE_MAX_DEPTH, SEE_QUIET_MARGIN, SINGULAR_MIN_DEPTH, SINGULAR_TT_DEPTH_MARGIN,
-    STOP_CHECK_INTERVAL, TB_DEPTH_BONUS, lmp_limit,
+    FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, HISTORY_PRUNE_DEPTH, HISTORY_PRUNE_MARGIN, IIR_MIN_DEPTH,
+    LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_LOSING_CAPTURE, LMR_MIN_DEPTH, NMP_BASE,
+    NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_MIN_DEPTH, PROBCUT_MARGIN, PROBCUT_MIN_DEPTH,
+    PROBCUT_REDUCTION, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH,
+    SEE_CAPTURE_MARGIN, SEE_CHECK_MARGIN, SEE_MAX_DEPTH, SEE_QUIET_MARGIN, SINGULAR_MIN_DEPTH,
+    SINGULAR_TT_DEPTH_MARGIN, STOP_CHECK_INTERVAL, TB_DEPTH_BONUS, lmp_limit,
 };
 use super::see::see_ge;
 use crate::board::{Board, FIFTY_MOVE_PLIES};
@@ -252,8 +252,21 @@ impl Searcher {
 
             // 8a. Move pruning, once a line that is not mated is known.
             if !root && best_score > -MATE_BOUND {
-                let late = quiets_tried.len() >= lmp_limit(depth, est.improving);
-                if skip_move(board, m, depth, alpha, pv_node || in_check, late, est.eval) {
+                // A quiet move is hopeless when it comes late, or when its
+                // history says it has failed here again and again.
+                let hopeless = quiets_tried.len() >= lmp_limit(depth, est.improving)
+                    || (!tactical
+                        && depth <= HISTORY_PRUNE_DEPTH
+                        && self.history.quiet(side, m, &ctx) < -HISTORY_PRUNE_MARGIN * depth);
+                if skip_move(
+                    board,
+                    m,
+                    depth,
+                    alpha,
+                    pv_node || in_check,
+                    hopeless,
+                    est.eval,
+                ) {
                     continue;
                 }
             }
@@ -929,7 +942,8 @@ impl Searcher {
 }
 
 /// Whether move `m` can be left out at `depth`: captures that lose too
-/// much material; quiet moves that come `late` or cannot lift the
+/// much material; quiet moves that are `hopeless` (late, or with a poor
+/// history) or cannot lift the
 /// evaluation `eval` to `alpha` (unless `exempt`: at PV nodes and in
 /// check); quiet moves that lose too much material; moves that give
 /// check only when they lose far more.
@@ -940,7 +954,7 @@ fn skip_move(
     depth: i32,
     alpha: i32,
     exempt: bool,
-    late: bool,
+    hopeless: bool,
     eval: i32,
 ) -> bool {
     // Deeper than every pruning step reaches, nothing is skipped, and the
@@ -960,7 +974,7 @@ fn skip_move(
     }
     let futile =
         depth <= FUTILITY_MAX_DEPTH && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
-    if !exempt && ((depth <= LMP_MAX_DEPTH && late) || futile) {
+    if !exempt && ((depth <= LMP_MAX_DEPTH && hopeless) || futile) {
         return true;
     }
     depth <= SEE_MAX_DEPTH && !see_ge(board.pos(), m, -SEE_QUIET_MARGIN * depth)
