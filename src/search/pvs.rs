@@ -943,10 +943,9 @@ impl Searcher {
 
 /// Whether move `m` can be left out at `depth`: captures that lose too
 /// much material; quiet moves that are `hopeless` (late, or with a poor
-/// history) or cannot lift the
-/// evaluation `eval` to `alpha` (unless `exempt`: at PV nodes and in
-/// check); quiet moves that lose too much material; moves that give
-/// check only when they lose far more.
+/// history) or cannot lift the evaluation `eval` to `alpha` (unless
+/// `exempt`: at PV nodes and in check); quiet moves that lose too much
+/// material; moves that give check only when they lose far more.
 #[inline]
 fn skip_move(
     board: &Board,
