@@ -249,6 +249,12 @@ impl Searcher {
                 continue;
             }
             let tactical = is_tactical(m);
+            // The history of a quiet move, read once for pruning and reductions.
+            let history = if tactical {
+                0
+            } else {
+                self.history.quiet(side, m, &ctx)
+            };
 
             // 8a. Move pruning, once a line that is not mated is known.
             if !root && best_score > -MATE_BOUND {
@@ -257,7 +263,7 @@ impl Searcher {
                 let hopeless = quiets_tried.len() >= lmp_limit(depth, est.improving)
                     || (!tactical
                         && depth <= HISTORY_PRUNE_DEPTH
-                        && self.history.quiet(side, m, &ctx) < -HISTORY_PRUNE_MARGIN * depth);
+                        && history < -HISTORY_PRUNE_MARGIN * depth);
                 if skip_move(
                     board,
                     m,
@@ -313,7 +319,7 @@ impl Searcher {
                     // A capture as the table move: the quiet moves after it
                     // are even less likely to be best.
                     r += i32::from(tt_tactical);
-                    r -= self.history.quiet(side, m, &ctx) / LMR_HISTORY_DIVISOR;
+                    r -= history / LMR_HISTORY_DIVISOR;
                     r = r.clamp(0, new_depth - 1);
                 } else if depth >= LMR_MIN_DEPTH
                     && !pv_node
