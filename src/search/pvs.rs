@@ -249,7 +249,8 @@ impl Searcher {
                 continue;
             }
             let tactical = is_tactical(m);
-            // The history of a quiet move, read once for pruning and reductions.
+            // The history of a quiet move, read once for pruning and
+            // reductions (0 for a capture, which neither of them reads).
             let history = if tactical {
                 0
             } else {
@@ -261,9 +262,7 @@ impl Searcher {
                 // A quiet move is hopeless when it comes late, or when its
                 // history says it has failed here again and again.
                 let hopeless = quiets_tried.len() >= lmp_limit(depth, est.improving)
-                    || (!tactical
-                        && depth <= HISTORY_PRUNE_DEPTH
-                        && history < -HISTORY_PRUNE_MARGIN * depth);
+                    || (depth <= HISTORY_PRUNE_DEPTH && history < -HISTORY_PRUNE_MARGIN * depth);
                 if skip_move(
                     board,
                     m,
