@@ -18,10 +18,11 @@ pub const ASPIRATION_MIN_DEPTH: i32 = 5;
 
 /// History values stay within ±this (the gravity formula keeps them there).
 pub const HISTORY_MAX: i32 = 16_384;
-/// History bonus for a move that caused a cut-off at `depth`, before the cap.
+/// History bonus for a move that caused a cut-off at `depth`: linear up to
+/// the cap, so that the many shallow cut-offs teach the tables quickly.
 #[inline]
 pub fn history_bonus(depth: i32) -> i32 {
-    (16 * depth * depth + 32 * depth).min(1_600)
+    (256 * depth).min(1_600)
 }
 
 /// Pawn history: slots (pawn placements share them by hash), and its
