@@ -23,6 +23,7 @@ use super::history::{Context, History};
 use super::params::{SEE_VALUE, THREAT_MALUS};
 use super::see::see_ge;
 use crate::board::Board;
+use crate::eval::terms::pawn_attacks;
 use crate::tt::PackedMove;
 
 const TT_MOVE: i32 = 1 << 30;
@@ -62,10 +63,7 @@ impl Threats {
         let them = !board.turn();
         let occupied = b.occupied();
         let theirs = b.by_color(them);
-        let mut pawns = Bitboard::EMPTY;
-        for sq in b.pawns() & theirs {
-            pawns |= attacks::pawn_attacks(them, sq);
-        }
+        let pawns = pawn_attacks(them, b.pawns() & theirs);
         let mut minors = pawns;
         for sq in b.knights() & theirs {
             minors |= attacks::knight_attacks(sq);
