@@ -6,6 +6,7 @@
 //! through a callback as an [`Iteration`] and returns an [`Outcome`].
 
 mod correction;
+mod cycle;
 mod history;
 mod ordering;
 pub mod params;
