@@ -950,7 +950,7 @@ impl Searcher {
     /// or the search path (with the other side to move) in one move, which
     /// `is_draw` would then score as a draw. The same positions count: not
     /// before the last capture or pawn move, nor before a null move.
-    fn can_repeat(&self, board: &Board) -> bool {
+    pub(super) fn can_repeat(&self, board: &Board) -> bool {
         let n = self.keys.len();
         let floor = self.nulls.last().copied().unwrap_or(0);
         let reach = (board.halfmoves() as usize).min(n.saturating_sub(1 + floor));
