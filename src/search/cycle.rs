@@ -42,8 +42,8 @@ fn slots(key: u64) -> [usize; 2] {
 
 /// Builds the table: every move of a piece between two squares that it
 /// attacks from each other on an empty board.
-fn build() -> Box<[Entry; SLOTS]> {
-    let mut table = Box::new([Entry::default(); SLOTS]);
+fn build() -> Box<[Entry]> {
+    let mut table = vec![Entry::default(); SLOTS].into_boxed_slice();
     for color in Color::ALL {
         for role in [
             Role::Knight,
@@ -75,7 +75,7 @@ fn build() -> Box<[Entry; SLOTS]> {
 
 /// Cuckoo insertion: take the first slot, and move whatever held it to
 /// its other slot, until an empty slot ends the chain.
-fn insert(table: &mut [Entry; SLOTS], mut entry: Entry) {
+fn insert(table: &mut [Entry], mut entry: Entry) {
     let mut slot = slots(entry.key)[0];
     loop {
         std::mem::swap(&mut table[slot], &mut entry);
@@ -87,7 +87,7 @@ fn insert(table: &mut [Entry; SLOTS], mut entry: Entry) {
     }
 }
 
-static TABLE: LazyLock<Box<[Entry; SLOTS]>> = LazyLock::new(build);
+static TABLE: LazyLock<Box<[Entry]>> = LazyLock::new(build);
 
 /// The squares of the reversible move whose key is `key`, if there is one.
 #[inline]
@@ -174,44 +174,36 @@ mod tests {
         ));
     }
 
+    /// Whether the side to move in `now` reaches `before` in one move.
+    fn goes_back(now: &str, before: &str) -> bool {
+        let (now, before) = (
+            Board::new(test_position(now)),
+            Board::new(test_position(before)),
+        );
+        reaches(now.pos().board(), now.turn(), now.key(), before.key())
+    }
+
     #[test]
     fn only_the_side_to_move_and_only_a_free_path_repeat() {
-        let board = |fen: &str| Board::new(test_position(fen));
         // White's rook on a8 can go back to a1.
-        let now = board("R7/8/7k/8/8/8/8/4K3 w - - 0 1");
-        let before = board("8/8/7k/8/8/8/8/R3K3 b - - 0 1");
-        assert!(reaches(
-            now.pos().board(),
-            Color::White,
-            now.key(),
-            before.key()
+        assert!(goes_back(
+            "R7/8/7k/8/8/8/8/4K3 w - - 0 1",
+            "8/8/7k/8/8/8/8/R3K3 b - - 0 1"
         ));
         // With black to move, the rook's way back is not black's move.
-        let now = board("R7/8/7k/8/8/8/8/4K3 b - - 0 1");
-        let before = board("8/8/7k/8/8/8/8/R3K3 w - - 0 1");
-        assert!(!reaches(
-            now.pos().board(),
-            Color::Black,
-            now.key(),
-            before.key()
+        assert!(!goes_back(
+            "R7/8/7k/8/8/8/8/4K3 b - - 0 1",
+            "8/8/7k/8/8/8/8/R3K3 w - - 0 1"
         ));
         // A pawn on a5 blocks the way back.
-        let now = board("R7/8/7k/P7/8/8/8/4K3 w - - 0 1");
-        let before = board("8/8/7k/P7/8/8/8/R3K3 b - - 0 1");
-        assert!(!reaches(
-            now.pos().board(),
-            Color::White,
-            now.key(),
-            before.key()
+        assert!(!goes_back(
+            "R7/8/7k/P7/8/8/8/4K3 w - - 0 1",
+            "8/8/7k/P7/8/8/8/R3K3 b - - 0 1"
         ));
         // Two moves apart (the king moved too): no single move repeats.
-        let before = board("8/8/7k/P7/8/8/8/R4K2 b - - 0 1");
-        let now = board("R7/8/7k/8/P7/8/8/4K3 w - - 0 1");
-        assert!(!reaches(
-            now.pos().board(),
-            Color::White,
-            now.key(),
-            before.key()
+        assert!(!goes_back(
+            "R7/8/7k/8/P7/8/8/4K3 w - - 0 1",
+            "8/8/7k/P7/8/8/8/R4K2 b - - 0 1"
         ));
     }
 }
