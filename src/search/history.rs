@@ -9,21 +9,18 @@ use crate::board::Board;
 use crate::eval::pawn_hash;
 use crate::score::MAX_PLY;
 
-/// A move as the continuation tables see it: which piece went where.
+/// A move as the continuation tables see it: which piece went where,
+/// packed as the row index (piece × 64 + square) into two bytes, so that
+/// a node's context of four moves stays small to copy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PieceTo {
-    piece: usize,
-    to: usize,
-}
+pub struct PieceTo(u16);
 
 impl PieceTo {
     /// The moving piece (after promotion) and its destination.
     pub fn new(side: Color, m: Move) -> PieceTo {
         let role = m.promotion().unwrap_or(m.role());
-        PieceTo {
-            piece: side as usize * 6 + role as usize - 1,
-            to: usize::from(m.to()),
-        }
+        let piece = side as usize * 6 + role as usize - 1;
+        PieceTo((piece * 64 + usize::from(m.to())) as u16)
     }
 }
 
@@ -92,7 +89,7 @@ fn squares(m: Move) -> (usize, usize) {
 
 #[inline]
 pub fn index(p: PieceTo) -> usize {
-    p.piece * 64 + p.to
+    usize::from(p.0)
 }
 
 // Entries are 16 bits, halving the tables' cache footprint (the
@@ -138,12 +135,18 @@ impl History {
     pub fn quiet(&self, side: Color, m: Move, ctx: &Context) -> i32 {
         let (from, to) = squares(m);
         let own = index(PieceTo::new(side, m));
-        let mut score = i32::from(self.butterfly[side as usize][from][to])
-            + PAWN_HISTORY_WEIGHT * i32::from(self.pawns[ctx.pawns * PIECE_TO + own]);
-        for p in ctx.continuation_keys() {
-            score += i32::from(self.continuation[index(p) * PIECE_TO + own]);
-        }
-        score
+        let row = |p: Option<PieceTo>| {
+            p.map_or(0, |p| {
+                i32::from(self.continuation[index(p) * PIECE_TO + own])
+            })
+        };
+        // The rows of `continuation_keys`, read without an iterator: this
+        // runs for every quiet move scored.
+        i32::from(self.butterfly[side as usize][from][to])
+            + PAWN_HISTORY_WEIGHT * i32::from(self.pawns[ctx.pawns * PIECE_TO + own])
+            + row(ctx.prev)
+            + row(ctx.prev2)
+            + row(ctx.prev4)
     }
 
     /// Ordering score of a capture from its past success.
