@@ -280,12 +280,12 @@ pub fn full_key(pos: &Chess) -> u64 {
 }
 
 #[inline]
-fn piece_key(sq: Square, piece: Piece) -> u64 {
+pub(crate) fn piece_key(sq: Square, piece: Piece) -> u64 {
     Zobrist64::zobrist_for_piece(sq, piece).0
 }
 
 #[inline]
-fn turn_key() -> u64 {
+pub(crate) fn turn_key() -> u64 {
     Zobrist64::zobrist_for_white_turn().0
 }
 

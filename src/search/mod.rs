@@ -6,6 +6,7 @@
 //! through a callback as an [`Iteration`] and returns an [`Outcome`].
 
 mod correction;
+mod cycle;
 mod history;
 mod ordering;
 pub mod params;
@@ -709,6 +710,35 @@ mod tests {
         s.keys = keys;
         s.nulls = vec![2];
         assert!(!s.is_draw(&board));
+    }
+
+    #[test]
+    fn a_repetition_one_move_away_is_seen_before_it_is_played() {
+        let mut s = searcher();
+        // After Nf3 Nf6 Ng1, Black's Ng8 brings the start back.
+        let (board, keys) = game(START, &["g1f3", "g8f6", "f3g1"]);
+        s.keys = keys;
+        assert!(s.can_repeat(&board));
+        // After Nf3 Nf6 Nc3 no move of Black's leads to an earlier position.
+        let (board, keys) = game(START, &["g1f3", "g8f6", "b1c3"]);
+        s.keys = keys;
+        assert!(!s.can_repeat(&board));
+        // Nf3-g1 would undo White's knight move, but not the pawn move.
+        let (board, keys) = game(START, &["g1f3", "g8f6", "e2e4", "f6g8"]);
+        s.keys = keys;
+        assert!(!s.can_repeat(&board));
+        // A repetition the same moves make after the pawn move counts.
+        let (board, keys) = game(START, &["e2e4", "g8f6", "g1f3", "f6g8", "f3g1"]);
+        s.keys = keys;
+        assert!(
+            s.can_repeat(&board),
+            "Nf6 brings back the position after 1. e4 Nf6"
+        );
+        // Positions before a null move in the search path do not count.
+        let (board, keys) = game(START, &["g1f3", "g8f6", "f3g1"]);
+        s.keys = keys;
+        s.nulls = vec![1];
+        assert!(!s.can_repeat(&board));
     }
 
     #[test]

@@ -5,6 +5,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use shakmaty::{Move, MoveList, Position, Role};
 
 use super::Searcher;
+use super::cycle;
 use super::history::{Context, PieceTo, pawn_slot};
 use super::ordering::{MovePicker, is_tactical};
 use super::params::{
@@ -148,6 +149,14 @@ impl Searcher {
             // mate-distance pruning (no line here can beat a mate already found).
             if self.is_draw(board) {
                 return DRAW;
+            }
+            // A move back to an earlier position would be such a draw, so
+            // the side to move can count on at least a draw.
+            if alpha < DRAW && self.can_repeat(board) {
+                alpha = DRAW;
+                if alpha >= beta {
+                    return alpha;
+                }
             }
             if ply >= MAX_PLY - 1 {
                 return self.evaluator.evaluate(board.pos());
@@ -935,6 +944,20 @@ impl Searcher {
         (4..=reach)
             .step_by(2)
             .any(|back| self.keys[n - 1 - back] == key)
+    }
+
+    /// Whether the side to move can reach an earlier position of the game
+    /// or the search path (with the other side to move) in one move, which
+    /// `is_draw` would then score as a draw. The same positions count: not
+    /// before the last capture or pawn move, nor before a null move.
+    pub(super) fn can_repeat(&self, board: &Board) -> bool {
+        let n = self.keys.len();
+        let floor = self.nulls.last().copied().unwrap_or(0);
+        let reach = (board.halfmoves() as usize).min(n.saturating_sub(1 + floor));
+        let (pieces, turn, key) = (board.pos().board(), board.turn(), board.key());
+        (3..=reach)
+            .step_by(2)
+            .any(|back| cycle::reaches(pieces, turn, key, self.keys[n - 1 - back]))
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
