@@ -1,6 +1,7 @@
 //! The search: iterative deepening with aspiration windows at the root
 //! (this file), the PVS core and quiescence (`pvs`), and beside them move
-//! ordering, history tables, correction history (`correction`) and SEE.
+//! ordering, history tables, correction history (`correction`), SEE and
+//! the test for repetitions one move away (`cycle`).
 //!
 //! The search knows nothing of UCI text: it reports each finished iteration
 //! through a callback as an [`Iteration`] and returns an [`Outcome`].

@@ -145,8 +145,9 @@ impl Searcher {
         let root = ply == 0;
         let excluded = self.excluded[ply];
         if !root {
-            // 4. Early exits: draws, the edge of the ply stack, and
-            // mate-distance pruning (no line here can beat a mate already found).
+            // 4. Early exits: draws (and a draw one move away), the edge
+            // of the ply stack, and mate-distance pruning (no line here can
+            // beat a mate already found).
             if self.is_draw(board) {
                 return DRAW;
             }
@@ -938,24 +939,27 @@ impl Searcher {
             return true;
         }
         let n = self.keys.len();
-        let floor = self.nulls.last().copied().unwrap_or(0);
         let key = board.key();
-        let reach = halfmoves.min(n.saturating_sub(1 + floor));
-        (4..=reach)
+        (4..=self.repetition_reach(board))
             .step_by(2)
             .any(|back| self.keys[n - 1 - back] == key)
     }
 
+    /// How many plies back an earlier position can be the same as this
+    /// one: not before the last capture or pawn move, nor before a null
+    /// move in the search path (the null move is no real move).
+    fn repetition_reach(&self, board: &Board) -> usize {
+        let floor = self.nulls.last().copied().unwrap_or(0);
+        (board.halfmoves() as usize).min(self.keys.len().saturating_sub(1 + floor))
+    }
+
     /// Whether the side to move can reach an earlier position of the game
     /// or the search path (with the other side to move) in one move, which
-    /// `is_draw` would then score as a draw. The same positions count: not
-    /// before the last capture or pawn move, nor before a null move.
+    /// `is_draw` would then score as a draw; the same positions count.
     pub(super) fn can_repeat(&self, board: &Board) -> bool {
         let n = self.keys.len();
-        let floor = self.nulls.last().copied().unwrap_or(0);
-        let reach = (board.halfmoves() as usize).min(n.saturating_sub(1 + floor));
         let (pieces, turn, key) = (board.pos().board(), board.turn(), board.key());
-        (3..=reach)
+        (3..=self.repetition_reach(board))
             .step_by(2)
             .any(|back| cycle::reaches(pieces, turn, key, self.keys[n - 1 - back]))
     }
