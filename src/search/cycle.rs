@@ -100,8 +100,9 @@ fn lookup(key: u64) -> Option<(Square, Square)> {
         .and_then(|e| e.squares)
 }
 
-/// Whether the side to move in `board` can play one move that leads to
-/// the position whose key is `earlier` (with the other side to move):
+/// Whether `turn`, to move in the position of `board` and `key`, can play
+/// one move that leads to the position whose key is `earlier` (with the
+/// other side to move):
 /// the keys differ by a move of one of its pieces, and the squares
 /// between the move's two squares are empty. Such a move is legal,
 /// since the position it leads to occurred with the other side to move.
