@@ -30,10 +30,11 @@ pub fn history_bonus(depth: i32) -> i32 {
 pub const PAWN_HISTORY_SIZE: usize = 1024;
 pub const PAWN_HISTORY_WEIGHT: i32 = 2;
 
-/// Correction history: slots per side to move (pawn placements share
-/// them by hash), parts of a centipawn per stored unit, the largest
-/// correction of one key (64 cp; the pawn and the previous-move keys add
-/// up to 128 cp) and the largest weight of one search (of 256).
+/// Correction history: slots per side to move (pawn placements, and each
+/// side's placements of its other pieces, share them by hash), parts of a
+/// centipawn per stored unit, the largest correction of one key (64 cp;
+/// the pawn, the two piece and the previous-move keys add up to 256 cp)
+/// and the largest weight of one search (of 256).
 pub const CORRECTION_SIZE: usize = 16_384;
 pub const CORRECTION_GRAIN: i32 = 256;
 pub const CORRECTION_MAX: i32 = 64 * CORRECTION_GRAIN;
