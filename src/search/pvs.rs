@@ -160,7 +160,7 @@ impl Searcher {
                 }
             }
             if ply >= MAX_PLY - 1 {
-                return self.evaluator.evaluate(board.pos());
+                return self.evaluator.evaluate(board.pos(), board.piece_squares());
             }
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);
@@ -692,7 +692,7 @@ impl Searcher {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return self.evaluator.evaluate(board.pos());
+            return self.evaluator.evaluate(board.pos(), board.piece_squares());
         }
         if board.pos().is_insufficient_material() {
             return DRAW;
@@ -831,7 +831,10 @@ impl Searcher {
         if in_check {
             return (-MATE, -MATE);
         }
-        let raw = entry.map_or_else(|| self.evaluator.evaluate(board.pos()), |e| e.eval);
+        let raw = entry.map_or_else(
+            || self.evaluator.evaluate(board.pos(), board.piece_squares()),
+            |e| e.eval,
+        );
         let scaled = fifty_move_scale(raw, board.halfmoves());
         (
             raw,
@@ -894,7 +897,7 @@ impl Searcher {
             board.key(),
             PackedMove::NONE,
             to_tt(score, ply),
-            self.evaluator.evaluate(board.pos()),
+            self.evaluator.evaluate(board.pos(), board.piece_squares()),
             depth,
             bound,
         );
