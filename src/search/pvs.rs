@@ -6,7 +6,7 @@ use shakmaty::{Move, MoveList, Position, Role};
 
 use super::Searcher;
 use super::cycle;
-use super::history::{Context, PieceTo, pawn_slot};
+use super::history::{Context, History, PieceTo, pawn_slot};
 use super::ordering::{MovePicker, is_tactical};
 use super::params::{
     DOUBLE_EXTENSION_MARGIN, DOUBLE_EXTENSION_MAX, FIFTY_MOVE_SCALE_PLIES, FUTILITY_BASE,
@@ -246,6 +246,7 @@ impl Searcher {
         let mut picker = MovePicker::new(&mut moves, tt_move);
         let tt_tactical = picker.table_move().is_some_and(is_tactical);
         let side = board.turn();
+        let quiet_keys = History::quiet_keys(side, &ctx);
         let killers = self.history.killers(ply);
         let original_alpha = alpha;
         let mut best_score = -MATE - 1;
@@ -264,7 +265,7 @@ impl Searcher {
             let history = if tactical {
                 0
             } else {
-                self.history.quiet(side, m, &ctx)
+                self.history.quiet_at(&quiet_keys, m)
             };
 
             // 8a. Move pruning, once a line that is not mated is known.
