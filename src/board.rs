@@ -7,8 +7,10 @@
 //! only when an en passant capture is really legal (`EnPassantMode::Legal`),
 //! so positions that repeat by FIDE rules have equal keys.
 
+use crate::eval::{self, Pair};
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
+
 use shakmaty::{
     Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position,
     PositionError, Role, Square, attacks,
@@ -27,13 +29,17 @@ pub fn test_position(fen: &str) -> Chess {
         .expect("a legal position")
 }
 
-/// A position with its Zobrist key.
+/// A position with its Zobrist key and the evaluation's material and
+/// piece-square sum.
 #[derive(Clone, Debug)]
 pub struct Board {
     pos: Chess,
     key: u64,
     /// The en passant square when a capture there is legal (as hashed).
     ep: Option<Square>,
+    /// `eval::piece_squares` of the position, updated with each move: the
+    /// evaluation's part that only moved pieces change.
+    piece_squares: Pair,
 }
 
 impl Board {
@@ -41,7 +47,13 @@ impl Board {
     pub fn new(pos: Chess) -> Board {
         let key = full_key(&pos);
         let ep = pos.ep_square(EnPassantMode::Legal);
-        Board { pos, key, ep }
+        let piece_squares = eval::piece_squares(&pos);
+        Board {
+            pos,
+            key,
+            ep,
+            piece_squares,
+        }
     }
 
     /// Reads a FEN (missing trailing fields take their defaults). Flaws that
@@ -87,6 +99,12 @@ impl Board {
         self.key
     }
 
+    /// The material and piece-square sum (`eval::piece_squares`).
+    #[inline]
+    pub fn piece_squares(&self) -> Pair {
+        self.piece_squares
+    }
+
     /// Side to move.
     #[inline]
     pub fn turn(&self) -> Color {
@@ -121,6 +139,7 @@ impl Board {
             pos: self.pos.clone(),
             key: 0,
             ep: None,
+            piece_squares: self.piece_squares_after(m),
         };
         child.pos.play_unchecked(m);
         // Only a double pawn push can make an en passant capture possible.
@@ -224,7 +243,44 @@ impl Board {
             pos: next,
             key,
             ep: None,
+            piece_squares: self.piece_squares,
         })
+    }
+
+    /// The material and piece-square sum after the legal move `m`.
+    #[inline]
+    fn piece_squares_after(&self, m: Move) -> Pair {
+        let us = self.pos.turn();
+        let value = eval::piece_square;
+        let shift = |piece: Piece, from: Square, to: Square| value(piece, to) - value(piece, from);
+        let mut sum = self.piece_squares;
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                if let Some(captured) = capture {
+                    sum -= value(captured.of(!us), to);
+                }
+                sum -= value(role.of(us), from);
+                sum += value(promotion.unwrap_or(role).of(us), to);
+            }
+            Move::EnPassant { from, to } => {
+                sum += shift(Role::Pawn.of(us), from, to);
+                let victim = Square::from_coords(to.file(), from.rank());
+                sum -= value(Role::Pawn.of(!us), victim);
+            }
+            Move::Castle { king, rook } => {
+                let side = CastlingSide::from_king_side(rook > king);
+                sum += shift(Role::King.of(us), king, side.king_to(us));
+                sum += shift(Role::Rook.of(us), rook, side.rook_to(us));
+            }
+            Move::Put { .. } => unreachable!("drops do not exist in standard chess"),
+        }
+        sum
     }
 
     #[inline]
@@ -307,7 +363,11 @@ mod tests {
     }
 
     fn check_random_games(fen: &str, seed: u64) {
-        let start = Board::from_fen(fen, CastlingMode::Standard).unwrap().0;
+        check_random_games_in(fen, CastlingMode::Standard, seed);
+    }
+
+    fn check_random_games_in(fen: &str, mode: CastlingMode, seed: u64) {
+        let start = Board::from_fen(fen, mode).unwrap().0;
         let mut rng = seed;
         for _ in 0..200 {
             let mut board = start.clone();
@@ -329,6 +389,11 @@ mod tests {
                 let parent = board;
                 board = parent.play(m);
                 assert_eq!(board.key(), full_key(board.pos()), "after {m:?}");
+                assert_eq!(
+                    board.piece_squares(),
+                    eval::piece_squares(board.pos()),
+                    "piece squares after {m:?}"
+                );
                 // The guess is exact for a plain move that changes no
                 // castling right and opens no en passant capture.
                 if matches!(m, Move::Normal { .. })
@@ -364,6 +429,12 @@ mod tests {
         );
         // Pawns next to each other on the fifth ranks, so en passant is common.
         check_random_games("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1", 777);
+        // Chess960, where king and rook may land on each other's squares.
+        check_random_games_in(
+            "rkrbbnnq/pppppppp/8/8/8/8/PPPPPPPP/RKRBBNNQ w KQkq - 0 1",
+            CastlingMode::Chess960,
+            4242,
+        );
     }
 
     #[test]

@@ -10,7 +10,7 @@ pub mod layout;
 pub mod terms;
 mod weights;
 
-use shakmaty::{Bitboard, Chess, Color, Position, Role};
+use shakmaty::{Bitboard, Chess, Color, Piece, Position, Role, Square};
 
 use terms::Sink;
 pub use weights::WEIGHTS;
@@ -26,6 +26,13 @@ impl std::ops::AddAssign for Pair {
     fn add_assign(&mut self, o: Pair) {
         self.mg += o.mg;
         self.eg += o.eg;
+    }
+}
+
+impl std::ops::SubAssign for Pair {
+    fn sub_assign(&mut self, o: Pair) {
+        self.mg -= o.mg;
+        self.eg -= o.eg;
     }
 }
 
@@ -122,6 +129,68 @@ pub fn pawn_hash(b: &shakmaty::Board) -> u64 {
     (mixed ^ (mixed >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9)
 }
 
+/// Material and piece-square value of each piece on each square, from
+/// White's side (negative for Black's pieces): [colour and role][square].
+static PIECE_SQUARE: [[Pair; 64]; 12] = piece_square_table();
+
+const fn piece_square_table() -> [[Pair; 64]; 12] {
+    let mut table = [[Pair { mg: 0, eg: 0 }; 64]; 12];
+    let mut piece = 0;
+    while piece < 12 {
+        let (color, sign) = if piece < 6 {
+            (Color::Black, -1)
+        } else {
+            (Color::White, 1)
+        };
+        let r = piece % 6;
+        let mut sq = 0;
+        while sq < 64 {
+            let at = layout::PST + r * 64 + terms::pst_square(color, Square::ALL[sq]);
+            table[piece][sq] = Pair {
+                mg: sign * (WEIGHTS[layout::MATERIAL + r].mg + WEIGHTS[at].mg),
+                eg: sign * (WEIGHTS[layout::MATERIAL + r].eg + WEIGHTS[at].eg),
+            };
+            sq += 1;
+        }
+        piece += 1;
+    }
+    table
+}
+
+/// The material and piece-square value of `piece` on `sq`, from White's side.
+#[inline]
+pub fn piece_square(piece: Piece, sq: Square) -> Pair {
+    PIECE_SQUARE[piece.color as usize * 6 + piece.role as usize - 1][usize::from(sq)]
+}
+
+/// The material and piece-square terms of `pos` summed, from White's
+/// side: what a board kept up to date move by move hands to
+/// [`Evaluator::evaluate`].
+pub fn piece_squares(pos: &Chess) -> Pair {
+    let mut sum = Pair::default();
+    for (sq, piece) in pos.board() {
+        sum += piece_square(piece, sq);
+    }
+    sum
+}
+
+/// Sums the weights like [`Score`], leaving out the material and
+/// piece-square terms, which the caller has summed already.
+#[derive(Default)]
+struct ScoreWithoutPieceSquares(Pair);
+
+impl Sink for ScoreWithoutPieceSquares {
+    const PIECE_SQUARES: bool = false;
+
+    #[inline]
+    fn add(&mut self, index: usize, color: Color, count: i32) {
+        let w = WEIGHTS[index];
+        let n = if color == Color::White { count } else { -count };
+        self.0.mg += w.mg * n;
+        self.0.eg += w.eg * n;
+    }
+}
+
 /// Pawn-structure results by pawn placement, per search thread.
 pub struct Evaluator {
     pawns: Vec<PawnEntry>,
@@ -146,9 +215,11 @@ impl Default for Evaluator {
 }
 
 impl Evaluator {
-    /// Static evaluation from the side to move, with cached pawn terms.
+    /// Static evaluation from the side to move, with cached pawn terms;
+    /// `piece_squares` is [`piece_squares`] of `pos`, kept up to date by
+    /// the caller.
     #[inline]
-    pub fn evaluate(&mut self, pos: &Chess) -> i32 {
+    pub fn evaluate(&mut self, pos: &Chess, piece_squares: Pair) -> i32 {
         let b = pos.board();
         let pawns = b.by_role(Role::Pawn);
         let (white, black) = ((pawns & b.white()).0, (pawns & b.black()).0);
@@ -164,7 +235,8 @@ impl Evaluator {
                 passed: passed.0,
             };
         }
-        let mut score = Score(slot.score);
+        let mut score = ScoreWithoutPieceSquares(slot.score);
+        score.0 += piece_squares;
         terms::pieces(pos, Bitboard(slot.passed), &mut score);
         finish(pos, score.0)
     }
@@ -286,8 +358,9 @@ mod tests {
                 };
             }
             assert_eq!(traced, total, "{fen}");
-            assert_eq!(cached.evaluate(&p), evaluate(&p));
-            assert_eq!(cached.evaluate(&p), evaluate(&p), "from the cache");
+            let squares = piece_squares(&p);
+            assert_eq!(cached.evaluate(&p, squares), evaluate(&p));
+            assert_eq!(cached.evaluate(&p, squares), evaluate(&p), "from the cache");
         }
     }
 

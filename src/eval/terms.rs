@@ -19,6 +19,11 @@ use super::layout::{
 
 /// Receives the terms: weight `index` applies `count` times for `color`.
 pub trait Sink {
+    /// Whether the sink takes the material and piece-square terms. The
+    /// search's board keeps their sum up to date move by move, so the
+    /// evaluation it asks for leaves them out and adds the sum instead.
+    const PIECE_SQUARES: bool = true;
+
     fn add(&mut self, index: usize, color: Color, count: i32);
 }
 
@@ -59,10 +64,10 @@ fn relative_rank(color: Color, sq: Square) -> usize {
 
 /// Index into the piece-square block (tables read from White's side, a8 first).
 #[inline]
-fn pst_square(color: Color, sq: Square) -> usize {
+pub(super) const fn pst_square(color: Color, sq: Square) -> usize {
     match color {
-        Color::White => usize::from(sq) ^ 0b11_1000, // the rank flipped
-        Color::Black => usize::from(sq),
+        Color::White => sq as usize ^ 0b11_1000, // the rank flipped
+        Color::Black => sq as usize,
     }
 }
 
@@ -134,7 +139,7 @@ pub fn pawn_structure(board: &Board, sink: &mut impl Sink) -> Bitboard {
 
 /// Everything else; `passed` comes from [`pawn_structure`].
 #[allow(clippy::too_many_lines)]
-pub fn pieces(pos: &Chess, passed: Bitboard, sink: &mut impl Sink) {
+pub fn pieces<S: Sink>(pos: &Chess, passed: Bitboard, sink: &mut S) {
     let board = pos.board();
     let occupied = board.occupied();
     let pawns = board.by_role(Role::Pawn);
@@ -176,9 +181,17 @@ pub fn pieces(pos: &Chess, passed: Bitboard, sink: &mut impl Sink) {
         for role in Role::ALL {
             let r = role as usize - 1;
             let placed = ours & board.by_role(role);
-            sink.add(MATERIAL + r, color, placed.count() as i32);
+            if !S::PIECE_SQUARES && matches!(role, Role::Pawn | Role::King) {
+                // Nothing but their squares is scored here.
+                continue;
+            }
+            if S::PIECE_SQUARES {
+                sink.add(MATERIAL + r, color, placed.count() as i32);
+            }
             for sq in placed {
-                sink.add(PST + r * 64 + pst_square(color, sq), color, 1);
+                if S::PIECE_SQUARES {
+                    sink.add(PST + r * 64 + pst_square(color, sq), color, 1);
+                }
                 let attacks = match role {
                     Role::Pawn | Role::King => continue,
                     Role::Knight => knight_attacks(sq),

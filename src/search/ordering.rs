@@ -168,6 +168,7 @@ impl<'a> MovePicker<'a> {
             let counter = history.counter(ctx);
             let side: Color = board.turn();
             let threats = Threats::new(board);
+            let keys = History::quiet_keys(side, ctx);
             let score = |m: Move| {
                 if is_tactical(m) {
                     let base = if see_ge(board.pos(), m, 0) {
@@ -183,7 +184,7 @@ impl<'a> MovePicker<'a> {
                 } else if counter == Some(m) {
                     KILLER
                 } else {
-                    history.quiet(side, m, ctx) - threats.malus(m)
+                    history.quiet_at(&keys, m) - threats.malus(m)
                 }
             };
             for &m in &self.moves[self.next..] {

@@ -6,7 +6,7 @@ use shakmaty::{Move, MoveList, Position, Role};
 
 use super::Searcher;
 use super::cycle;
-use super::history::{Context, PieceTo, pawn_slot};
+use super::history::{Context, History, PieceTo, pawn_slot};
 use super::ordering::{MovePicker, is_tactical};
 use super::params::{
     DOUBLE_EXTENSION_MARGIN, DOUBLE_EXTENSION_MAX, FIFTY_MOVE_SCALE_PLIES, FUTILITY_BASE,
@@ -160,7 +160,7 @@ impl Searcher {
                 }
             }
             if ply >= MAX_PLY - 1 {
-                return self.evaluator.evaluate(board.pos());
+                return self.evaluator.evaluate(board.pos(), board.piece_squares());
             }
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);
@@ -246,6 +246,7 @@ impl Searcher {
         let mut picker = MovePicker::new(&mut moves, tt_move);
         let tt_tactical = picker.table_move().is_some_and(is_tactical);
         let side = board.turn();
+        let quiet_keys = History::quiet_keys(side, &ctx);
         let killers = self.history.killers(ply);
         let original_alpha = alpha;
         let mut best_score = -MATE - 1;
@@ -264,7 +265,7 @@ impl Searcher {
             let history = if tactical {
                 0
             } else {
-                self.history.quiet(side, m, &ctx)
+                self.history.quiet_at(&quiet_keys, m)
             };
 
             // 8a. Move pruning, once a line that is not mated is known.
@@ -692,7 +693,7 @@ impl Searcher {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return self.evaluator.evaluate(board.pos());
+            return self.evaluator.evaluate(board.pos(), board.piece_squares());
         }
         if board.pos().is_insufficient_material() {
             return DRAW;
@@ -831,7 +832,10 @@ impl Searcher {
         if in_check {
             return (-MATE, -MATE);
         }
-        let raw = entry.map_or_else(|| self.evaluator.evaluate(board.pos()), |e| e.eval);
+        let raw = entry.map_or_else(
+            || self.evaluator.evaluate(board.pos(), board.piece_squares()),
+            |e| e.eval,
+        );
         let scaled = fifty_move_scale(raw, board.halfmoves());
         (
             raw,
@@ -894,7 +898,7 @@ impl Searcher {
             board.key(),
             PackedMove::NONE,
             to_tt(score, ply),
-            self.evaluator.evaluate(board.pos()),
+            self.evaluator.evaluate(board.pos(), board.piece_squares()),
             depth,
             bound,
         );
