@@ -52,11 +52,18 @@ pub const MAX_PHASE: i32 = 24;
 /// Endgame scale: 128 is the full endgame score.
 pub const SCALE_FULL: i32 = 128;
 
-/// Sums the weights of the terms, White minus Black.
+/// Sums the weights of the terms, White minus Black; with
+/// `PIECE_SQUARES` false it leaves out the material and piece-square
+/// terms, which the caller has summed already.
 #[derive(Default)]
-struct Score(Pair);
+struct Score<const PIECE_SQUARES: bool>(Pair);
 
-impl Sink for Score {
+/// The whole evaluation, every term summed here.
+type FullScore = Score<true>;
+
+impl<const PIECE_SQUARES: bool> Sink for Score<PIECE_SQUARES> {
+    const PIECE_SQUARES: bool = PIECE_SQUARES;
+
     #[inline]
     fn add(&mut self, index: usize, color: Color, count: i32) {
         let w = WEIGHTS[index];
@@ -174,23 +181,6 @@ pub fn piece_squares(pos: &Chess) -> Pair {
     sum
 }
 
-/// Sums the weights like [`Score`], leaving out the material and
-/// piece-square terms, which the caller has summed already.
-#[derive(Default)]
-struct ScoreWithoutPieceSquares(Pair);
-
-impl Sink for ScoreWithoutPieceSquares {
-    const PIECE_SQUARES: bool = false;
-
-    #[inline]
-    fn add(&mut self, index: usize, color: Color, count: i32) {
-        let w = WEIGHTS[index];
-        let n = if color == Color::White { count } else { -count };
-        self.0.mg += w.mg * n;
-        self.0.eg += w.eg * n;
-    }
-}
-
 /// Pawn-structure results by pawn placement, per search thread.
 pub struct Evaluator {
     pawns: Vec<PawnEntry>,
@@ -226,7 +216,7 @@ impl Evaluator {
         let slot = &mut self.pawns[(pawn_hash(b) >> 50) as usize];
         // A zeroed slot is the right answer for no pawns at all.
         if slot.white != white || slot.black != black {
-            let mut score = Score::default();
+            let mut score = FullScore::default();
             let passed = terms::pawn_structure(b, &mut score);
             *slot = PawnEntry {
                 white,
@@ -235,7 +225,7 @@ impl Evaluator {
                 passed: passed.0,
             };
         }
-        let mut score = ScoreWithoutPieceSquares(slot.score);
+        let mut score = Score::<false>(slot.score);
         score.0 += piece_squares;
         terms::pieces(pos, Bitboard(slot.passed), &mut score);
         finish(pos, score.0)
@@ -252,7 +242,7 @@ fn finish(pos: &Chess, total: Pair) -> i32 {
 
 /// Static evaluation in centipawns from the side to move's point of view.
 pub fn evaluate(pos: &Chess) -> i32 {
-    let mut score = Score::default();
+    let mut score = FullScore::default();
     let passed = terms::pawn_structure(pos.board(), &mut score);
     terms::pieces(pos, passed, &mut score);
     finish(pos, score.0)
