@@ -7,14 +7,14 @@
 //! only when an en passant capture is really legal (`EnPassantMode::Legal`),
 //! so positions that repeat by FIDE rules have equal keys.
 
-use crate::eval::{self, Pair};
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
-
 use shakmaty::{
     Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position,
     PositionError, Role, Square, attacks,
 };
+
+use crate::eval::{self, Pair};
 
 /// Plies without a capture or pawn move after which the fifty-move rule
 /// draws.
@@ -169,19 +169,8 @@ impl Board {
         if let Some(sq) = self.ep {
             key ^= ep_key(sq);
         }
-        if let Move::Normal {
-            role,
-            from,
-            capture,
-            to,
-            promotion,
-        } = m
-        {
-            key ^= piece_key(from, role.of(us));
-            key ^= piece_key(to, promotion.unwrap_or(role).of(us));
-            if let Some(captured) = capture {
-                key ^= piece_key(to, captured.of(!us));
-            }
+        if let Move::Normal { .. } = m {
+            changes(us, m, |piece, sq, _| key ^= piece_key(sq, piece));
         }
         key
     }
@@ -250,36 +239,15 @@ impl Board {
     /// The material and piece-square sum after the legal move `m`.
     #[inline]
     fn piece_squares_after(&self, m: Move) -> Pair {
-        let us = self.pos.turn();
-        let value = eval::piece_square;
-        let shift = |piece: Piece, from: Square, to: Square| value(piece, to) - value(piece, from);
         let mut sum = self.piece_squares;
-        match m {
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => {
-                if let Some(captured) = capture {
-                    sum -= value(captured.of(!us), to);
-                }
-                sum -= value(role.of(us), from);
-                sum += value(promotion.unwrap_or(role).of(us), to);
+        changes(self.pos.turn(), m, |piece, sq, put| {
+            let value = eval::piece_square(piece, sq);
+            if put {
+                sum += value;
+            } else {
+                sum -= value;
             }
-            Move::EnPassant { from, to } => {
-                sum += shift(Role::Pawn.of(us), from, to);
-                let victim = Square::from_coords(to.file(), from.rank());
-                sum -= value(Role::Pawn.of(!us), victim);
-            }
-            Move::Castle { king, rook } => {
-                let side = CastlingSide::from_king_side(rook > king);
-                sum += shift(Role::King.of(us), king, side.king_to(us));
-                sum += shift(Role::Rook.of(us), rook, side.rook_to(us));
-            }
-            Move::Put { .. } => unreachable!("drops do not exist in standard chess"),
-        }
+        });
         sum
     }
 
@@ -290,22 +258,8 @@ impl Board {
         // and a plain move's pieces; the other move kinds and the rights
         // are added here.
         let mut key = likely;
-        match m {
-            Move::Normal { .. } => {}
-            Move::EnPassant { from, to } => {
-                key ^= piece_key(from, Role::Pawn.of(us));
-                key ^= piece_key(to, Role::Pawn.of(us));
-                let victim = Square::from_coords(to.file(), from.rank());
-                key ^= piece_key(victim, Role::Pawn.of(!us));
-            }
-            Move::Castle { king, rook } => {
-                let side = CastlingSide::from_king_side(rook > king);
-                key ^= piece_key(king, Role::King.of(us));
-                key ^= piece_key(rook, Role::Rook.of(us));
-                key ^= piece_key(side.king_to(us), Role::King.of(us));
-                key ^= piece_key(side.rook_to(us), Role::Rook.of(us));
-            }
-            Move::Put { .. } => unreachable!("drops do not exist in standard chess"),
+        if !matches!(m, Move::Normal { .. }) {
+            changes(us, m, |piece, sq, _| key ^= piece_key(sq, piece));
         }
         let (before, after) = (self.pos.castles(), next.castles());
         if before.castling_rights() != after.castling_rights() {
@@ -321,6 +275,46 @@ impl Board {
             key ^= ep_key(sq);
         }
         key
+    }
+}
+
+/// What the legal move `m` of `us` changes on the board: `f(piece,
+/// square, put)` for each piece taken off a square (`put` false) and each
+/// put on one (`put` true). The key and the piece-square sum both follow
+/// a move through these.
+#[inline]
+fn changes(us: Color, m: Move, mut f: impl FnMut(Piece, Square, bool)) {
+    match m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            if let Some(captured) = capture {
+                f(captured.of(!us), to, false);
+            }
+            f(role.of(us), from, false);
+            f(promotion.unwrap_or(role).of(us), to, true);
+        }
+        Move::EnPassant { from, to } => {
+            f(Role::Pawn.of(us), from, false);
+            f(Role::Pawn.of(us), to, true);
+            f(
+                Role::Pawn.of(!us),
+                Square::from_coords(to.file(), from.rank()),
+                false,
+            );
+        }
+        Move::Castle { king, rook } => {
+            let side = CastlingSide::from_king_side(rook > king);
+            f(Role::King.of(us), king, false);
+            f(Role::Rook.of(us), rook, false);
+            f(Role::King.of(us), side.king_to(us), true);
+            f(Role::Rook.of(us), side.rook_to(us), true);
+        }
+        Move::Put { .. } => unreachable!("drops do not exist in standard chess"),
     }
 }
 

@@ -84,14 +84,8 @@ fn piece_hash(ours: shakmaty::Bitboard, b: &shakmaty::Board) -> u64 {
         0x94D0_49BB_1331_11EB,
         0xFF51_AFD7_ED55_8CCD,
     ];
-    let roles = [
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::King,
-    ];
-    let mixed = roles.iter().zip(MIX).fold(0u64, |h, (&role, m)| {
+    // Every role but the pawn.
+    let mixed = Role::ALL[1..].iter().zip(MIX).fold(0u64, |h, (&role, m)| {
         (h.rotate_left(23) ^ (ours & b.by_role(role)).0).wrapping_mul(m)
     });
     // A multiplication only carries bits upwards: fold the high ones down

@@ -45,13 +45,8 @@ fn slots(key: u64) -> [usize; 2] {
 fn build() -> Box<[Entry]> {
     let mut table = vec![Entry::default(); SLOTS].into_boxed_slice();
     for color in Color::ALL {
-        for role in [
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-            Role::King,
-        ] {
+        // Every role but the pawn, which never moves back.
+        for &role in &Role::ALL[1..] {
             let piece = Piece { color, role };
             for a in Square::ALL {
                 for b in Square::ALL.into_iter().filter(|&b| b > a) {
