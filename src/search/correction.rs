@@ -15,7 +15,7 @@
 //! other than pawns key a table of their own, so the error follows them
 //! through changes of the pawns and of the other side's pieces.
 
-use shakmaty::{Color, Position, Role};
+use shakmaty::{Bitboard, Position, Role};
 
 use super::history::{PIECE_TO, PieceTo, index};
 use super::params::{CORRECTION_GRAIN, CORRECTION_MAX, CORRECTION_SIZE, CORRECTION_WEIGHT_MAX};
@@ -29,46 +29,42 @@ const EVAL_LIMIT: i32 = TB_WIN - MAX_PLY as i32 - 1;
 /// Weights are in parts of this.
 const WEIGHT_SCALE: i32 = 256;
 
-/// Learnt evaluation errors by side to move and pawn placement, in
-/// `CORRECTION_GRAIN` parts of a centipawn.
+/// Learnt evaluation errors, in `CORRECTION_GRAIN` parts of a centipawn.
 pub struct Correction {
+    /// Learnt errors by side to move and placement: of the pawns, of
+    /// White's other pieces, of Black's (`KEYS` blocks, see [`slots`]).
     table: Vec<i32>,
     /// Learnt errors by the move that led to the position (its piece and
     /// square): a move whose threat the evaluation misses is misjudged the
     /// same way wherever it is played.
     after: Vec<i32>,
-    /// Learnt errors by side to move and the placement of one side's
-    /// pieces other than pawns, White's pieces first, then Black's.
-    pieces: Vec<i32>,
 }
+
+/// Placements that key the table: the pawns, and each side's other pieces.
+const KEYS: usize = 3;
 
 impl Default for Correction {
     fn default() -> Self {
         Correction {
-            table: vec![0; 2 * CORRECTION_SIZE],
+            table: vec![0; KEYS * 2 * CORRECTION_SIZE],
             after: vec![0; PIECE_TO],
-            pieces: vec![0; 4 * CORRECTION_SIZE],
         }
     }
 }
 
-/// A slot for the side to move and the pawns of both sides.
+/// The table's slots for the side to move and each placement: the pawns
+/// of both sides, White's pieces other than pawns, Black's.
 #[inline]
-fn slot(board: &Board) -> usize {
-    let bucket = (pawn_hash(board.pos().board()) >> 40) as usize % CORRECTION_SIZE;
-    board.turn() as usize * CORRECTION_SIZE + bucket
-}
-
-/// The slots for the side to move and the placement of each side's
-/// pieces other than pawns: White's, then Black's.
-#[inline]
-fn piece_slots(board: &Board) -> [usize; 2] {
+fn slots(board: &Board) -> [usize; KEYS] {
     let b = board.pos().board();
+    let hashes = [
+        pawn_hash(b),
+        piece_hash(b.white(), b),
+        piece_hash(b.black(), b),
+    ];
     let turn = board.turn() as usize * CORRECTION_SIZE;
-    Color::ALL.map(|color| {
-        let ours = b.by_color(color);
-        let bucket = (piece_hash(ours, b) >> 40) as usize % CORRECTION_SIZE;
-        color as usize * 2 * CORRECTION_SIZE + turn + bucket
+    std::array::from_fn(|k| {
+        k * 2 * CORRECTION_SIZE + turn + (hashes[k] >> 40) as usize % CORRECTION_SIZE
     })
 }
 
@@ -76,7 +72,7 @@ fn piece_slots(board: &Board) -> [usize; 2] {
 /// role: each role's squares are mixed by an odd multiplier of its own, so
 /// a knight and a bishop on the same square hash apart.
 #[inline]
-fn piece_hash(ours: shakmaty::Bitboard, b: &shakmaty::Board) -> u64 {
+fn piece_hash(ours: Bitboard, b: &shakmaty::Board) -> u64 {
     const MIX: [u64; 5] = [
         0x9E37_79B9_7F4A_7C15,
         0xD6E8_FEB8_6659_FD93,
@@ -98,7 +94,6 @@ impl Correction {
     pub fn clear(&mut self) {
         self.table.fill(0);
         self.after.fill(0);
-        self.pieces.fill(0);
     }
 
     /// The static evaluation `raw` of `board`, reached by the move `prev`
@@ -108,8 +103,7 @@ impl Correction {
     #[inline]
     pub fn apply(&self, board: &Board, prev: Option<PieceTo>, raw: i32) -> i32 {
         let after = prev.map_or(0, |p| self.after[index(p)]);
-        let [white, black] = piece_slots(board).map(|s| self.pieces[s]);
-        let learnt = self.table[slot(board)] + after + white + black;
+        let learnt = after + slots(board).map(|s| self.table[s]).iter().sum::<i32>();
         let corrected = raw + learnt / CORRECTION_GRAIN;
         corrected.clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
@@ -136,9 +130,8 @@ impl Correction {
         }
         let weight = (depth + 1).min(CORRECTION_WEIGHT_MAX);
         let target = (score - eval) * CORRECTION_GRAIN;
-        blend(&mut self.table[slot(board)], target, weight);
-        for s in piece_slots(board) {
-            blend(&mut self.pieces[s], target, weight);
+        for s in slots(board) {
+            blend(&mut self.table[s], target, weight);
         }
         if let Some(p) = prev {
             blend(&mut self.after[index(p)], target, weight);
