@@ -9,6 +9,7 @@ use super::cycle;
 use super::history::{Context, History, PieceTo, pawn_slot};
 use super::ordering::{MovePicker, is_tactical};
 use super::params::{
+    CAPTURE_FUTILITY_BASE, CAPTURE_FUTILITY_MARGIN, CAPTURE_FUTILITY_MAX_DEPTH,
     DOUBLE_EXTENSION_MARGIN, DOUBLE_EXTENSION_MAX, FIFTY_MOVE_SCALE_PLIES, FUTILITY_BASE,
     FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, HISTORY_PRUNE_DEPTH, HISTORY_PRUNE_MARGIN, IIR_MIN_DEPTH,
     LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_LOSING_CAPTURE, LMR_MIN_DEPTH, NMP_BASE,
@@ -17,7 +18,7 @@ use super::params::{
     SEE_CAPTURE_MARGIN, SEE_CHECK_MARGIN, SEE_MAX_DEPTH, SEE_QUIET_MARGIN, SINGULAR_MIN_DEPTH,
     SINGULAR_TT_DEPTH_MARGIN, STOP_CHECK_INTERVAL, TB_DEPTH_BONUS, lmp_limit,
 };
-use super::see::see_ge;
+use super::see::{immediate_gain, see_ge};
 use crate::board::{Board, FIFTY_MOVE_PLIES};
 use crate::movegen::tactical_moves;
 use crate::score::{DRAW, MATE, MATE_BOUND, MAX_PLY, from_tt, is_mate, to_tt};
@@ -274,15 +275,22 @@ impl Searcher {
                 // history says it has failed here again and again.
                 let hopeless = quiets_tried.len() >= lmp_limit(depth, est.improving)
                     || (depth <= HISTORY_PRUNE_DEPTH && history < -HISTORY_PRUNE_MARGIN * depth);
-                if skip_move(
-                    board,
-                    m,
+                // Futility asks whether a quiet move could lift the
+                // evaluation to alpha in the search it would get: one
+                // shortened by its late-move reduction.
+                let futility_depth = if tactical {
+                    depth
+                } else {
+                    (depth - self.lmr[depth.min(63) as usize][(searched + 1).min(63)]).max(1)
+                };
+                let prune = Prune {
                     depth,
-                    alpha,
-                    pv_node || in_check,
+                    futility_depth,
+                    gap: alpha - est.eval,
+                    exempt: pv_node || in_check,
                     hopeless,
-                    est.eval,
-                ) {
+                };
+                if skip_move(board, m, &prune) {
                     continue;
                 }
             }
@@ -977,21 +985,28 @@ impl Searcher {
     }
 }
 
-/// Whether move `m` can be left out at `depth`: captures that lose too
-/// much material; quiet moves that are `hopeless` (late, or with a poor
-/// history) or cannot lift the evaluation `eval` to `alpha` (unless
-/// `exempt`: at PV nodes and in check); quiet moves that lose too much
-/// material; moves that give check only when they lose far more.
-#[inline]
-fn skip_move(
-    board: &Board,
-    m: Move,
+/// What move pruning reads of a node, for `skip_move`.
+struct Prune {
+    /// The node's depth.
     depth: i32,
-    alpha: i32,
+    /// The depth futility judges a quiet move by (after its reduction).
+    futility_depth: i32,
+    /// How far the static evaluation lies below alpha.
+    gap: i32,
+    /// At PV nodes and in check, nothing is futile or late.
     exempt: bool,
+    /// The quiet move comes late, or its history is poor.
     hopeless: bool,
-    eval: i32,
-) -> bool {
+}
+
+/// Whether move `m` can be left out: captures that lose too much
+/// material, or that cannot lift the evaluation to alpha even with the
+/// piece they win; quiet moves that are hopeless or cannot lift the
+/// evaluation to alpha (neither when exempt); quiet moves that lose too
+/// much material; moves that give check only when they lose far more.
+#[inline]
+fn skip_move(board: &Board, m: Move, p: &Prune) -> bool {
+    let depth = p.depth;
     // Deeper than every pruning step reaches, nothing is skipped, and the
     // test for check below is not worth its cost.
     if depth > SEE_MAX_DEPTH.max(LMP_MAX_DEPTH).max(FUTILITY_MAX_DEPTH) {
@@ -1004,12 +1019,15 @@ fn skip_move(
         return depth <= SEE_MAX_DEPTH && !see_ge(board.pos(), m, -SEE_CHECK_MARGIN * depth);
     }
     if is_tactical(m) {
-        return depth <= SEE_MAX_DEPTH
-            && !see_ge(board.pos(), m, -SEE_CAPTURE_MARGIN * depth * depth);
+        let futile = depth <= CAPTURE_FUTILITY_MAX_DEPTH
+            && CAPTURE_FUTILITY_BASE + CAPTURE_FUTILITY_MARGIN * depth + immediate_gain(m) <= p.gap;
+        return (!p.exempt && futile)
+            || (depth <= SEE_MAX_DEPTH
+                && !see_ge(board.pos(), m, -SEE_CAPTURE_MARGIN * depth * depth));
     }
-    let futile =
-        depth <= FUTILITY_MAX_DEPTH && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
-    if !exempt && ((depth <= LMP_MAX_DEPTH && hopeless) || futile) {
+    let fd = p.futility_depth;
+    let futile = fd <= FUTILITY_MAX_DEPTH && FUTILITY_BASE + FUTILITY_MARGIN * fd <= p.gap;
+    if !p.exempt && ((depth <= LMP_MAX_DEPTH && p.hopeless) || futile) {
         return true;
     }
     depth <= SEE_MAX_DEPTH && !see_ge(board.pos(), m, -SEE_QUIET_MARGIN * depth)
