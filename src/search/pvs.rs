@@ -1053,7 +1053,42 @@ fn has_pieces(board: &Board) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::fifty_move_scale;
+    use shakmaty::uci::UciMove;
+
+    use super::{Prune, fifty_move_scale, skip_move};
+    use crate::board::{Board, test_position};
+
+    #[test]
+    fn futility_weighs_what_a_capture_wins_and_the_reduced_depth_of_a_quiet_move() {
+        // White's knight can take an undefended pawn (b5) or queen (e4);
+        // Kg1-f1 is a safe quiet move. The evaluation is 600 below alpha.
+        let board = Board::new(test_position("k7/8/8/1p6/4q3/2N5/8/6K1 w - - 0 1"));
+        let mv = |uci: &str| {
+            uci.parse::<UciMove>()
+                .unwrap()
+                .to_move(board.pos())
+                .unwrap()
+        };
+        let prune = |depth, futility_depth, exempt| Prune {
+            depth,
+            futility_depth,
+            gap: 600,
+            exempt,
+            hopeless: false,
+        };
+        // A pawn and a margin of 150 + 100 per ply stay below alpha at
+        // depth 2; a queen does not, nor a pawn at depth 4.
+        assert!(skip_move(&board, mv("c3b5"), &prune(2, 2, false)));
+        assert!(!skip_move(&board, mv("c3e4"), &prune(2, 2, false)));
+        assert!(!skip_move(&board, mv("c3b5"), &prune(4, 4, false)));
+        // Nothing is futile at PV nodes and in check.
+        assert!(!skip_move(&board, mv("c3b5"), &prune(2, 2, true)));
+        // A quiet move at depth 8 is judged by the depth its reduction
+        // leaves: 90 + 90 per ply reaches 600 beyond 5 plies.
+        assert!(skip_move(&board, mv("g1f1"), &prune(8, 5, false)));
+        assert!(!skip_move(&board, mv("g1f1"), &prune(8, 6, false)));
+        assert!(!skip_move(&board, mv("g1f1"), &prune(8, 5, true)));
+    }
 
     #[test]
     fn the_fifty_move_counter_draws_the_evaluation_towards_zero() {
