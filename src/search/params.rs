@@ -89,11 +89,6 @@ pub const HISTORY_PRUNE_MARGIN: i32 = 2_048;
 pub const FUTILITY_MAX_DEPTH: i32 = 6;
 pub const FUTILITY_BASE: i32 = 90;
 pub const FUTILITY_MARGIN: i32 = 90;
-/// Futility of captures: even the captured piece (and what a promotion
-/// adds) and this margin cannot lift the static eval to alpha.
-pub const CAPTURE_FUTILITY_MAX_DEPTH: i32 = 6;
-pub const CAPTURE_FUTILITY_BASE: i32 = 150;
-pub const CAPTURE_FUTILITY_MARGIN: i32 = 100;
 /// SEE pruning thresholds: quiet moves per ply, captures per ply squared.
 pub const SEE_MAX_DEPTH: i32 = 8;
 pub const SEE_QUIET_MARGIN: i32 = 60;

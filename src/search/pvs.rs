@@ -9,7 +9,6 @@ use super::cycle;
 use super::history::{Context, History, PieceTo, pawn_slot};
 use super::ordering::{MovePicker, is_tactical};
 use super::params::{
-    CAPTURE_FUTILITY_BASE, CAPTURE_FUTILITY_MARGIN, CAPTURE_FUTILITY_MAX_DEPTH,
     DOUBLE_EXTENSION_MARGIN, DOUBLE_EXTENSION_MAX, FIFTY_MOVE_SCALE_PLIES, FUTILITY_BASE,
     FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, HISTORY_PRUNE_DEPTH, HISTORY_PRUNE_MARGIN, IIR_MIN_DEPTH,
     LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_LOSING_CAPTURE, LMR_MIN_DEPTH, NMP_BASE,
@@ -18,7 +17,7 @@ use super::params::{
     SEE_CAPTURE_MARGIN, SEE_CHECK_MARGIN, SEE_MAX_DEPTH, SEE_QUIET_MARGIN, SINGULAR_MIN_DEPTH,
     SINGULAR_TT_DEPTH_MARGIN, STOP_CHECK_INTERVAL, TB_DEPTH_BONUS, lmp_limit,
 };
-use super::see::{immediate_gain, see_ge};
+use super::see::see_ge;
 use crate::board::{Board, FIFTY_MOVE_PLIES};
 use crate::movegen::tactical_moves;
 use crate::score::{DRAW, MATE, MATE_BOUND, MAX_PLY, from_tt, is_mate, to_tt};
@@ -1019,11 +1018,8 @@ fn skip_move(board: &Board, m: Move, p: &Prune) -> bool {
         return depth <= SEE_MAX_DEPTH && !see_ge(board.pos(), m, -SEE_CHECK_MARGIN * depth);
     }
     if is_tactical(m) {
-        let futile = depth <= CAPTURE_FUTILITY_MAX_DEPTH
-            && CAPTURE_FUTILITY_BASE + CAPTURE_FUTILITY_MARGIN * depth + immediate_gain(m) <= p.gap;
-        return (!p.exempt && futile)
-            || (depth <= SEE_MAX_DEPTH
-                && !see_ge(board.pos(), m, -SEE_CAPTURE_MARGIN * depth * depth));
+        return depth <= SEE_MAX_DEPTH
+            && !see_ge(board.pos(), m, -SEE_CAPTURE_MARGIN * depth * depth);
     }
     let fd = p.futility_depth;
     let futile = fd <= FUTILITY_MAX_DEPTH && FUTILITY_BASE + FUTILITY_MARGIN * fd <= p.gap;
@@ -1076,13 +1072,6 @@ mod tests {
             exempt,
             hopeless: false,
         };
-        // A pawn and a margin of 150 + 100 per ply stay below alpha at
-        // depth 2; a queen does not, nor a pawn at depth 4.
-        assert!(skip_move(&board, mv("c3b5"), &prune(2, 2, false)));
-        assert!(!skip_move(&board, mv("c3e4"), &prune(2, 2, false)));
-        assert!(!skip_move(&board, mv("c3b5"), &prune(4, 4, false)));
-        // Nothing is futile at PV nodes and in check.
-        assert!(!skip_move(&board, mv("c3b5"), &prune(2, 2, true)));
         // A quiet move at depth 8 is judged by the depth its reduction
         // leaves: 90 + 90 per ply reaches 600 beyond 5 plies.
         assert!(skip_move(&board, mv("g1f1"), &prune(8, 5, false)));
