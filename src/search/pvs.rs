@@ -999,10 +999,10 @@ struct Prune {
 }
 
 /// Whether move `m` can be left out: captures that lose too much
-/// material, or that cannot lift the evaluation to alpha even with the
-/// piece they win; quiet moves that are hopeless or cannot lift the
-/// evaluation to alpha (neither when exempt); quiet moves that lose too
-/// much material; moves that give check only when they lose far more.
+/// material; quiet moves that are hopeless or cannot lift the evaluation
+/// to alpha in the depth their reduction leaves them (neither when
+/// exempt); quiet moves that lose too much material; moves that give
+/// check only when they lose far more.
 #[inline]
 fn skip_move(board: &Board, m: Move, p: &Prune) -> bool {
     let depth = p.depth;
@@ -1055,8 +1055,7 @@ mod tests {
     use crate::board::{Board, test_position};
 
     #[test]
-    fn futility_weighs_what_a_capture_wins_and_the_reduced_depth_of_a_quiet_move() {
-        // White's knight can take an undefended pawn (b5) or queen (e4);
+    fn futility_judges_a_quiet_move_by_the_depth_its_reduction_leaves() {
         // Kg1-f1 is a safe quiet move. The evaluation is 600 below alpha.
         let board = Board::new(test_position("k7/8/8/1p6/4q3/2N5/8/6K1 w - - 0 1"));
         let mv = |uci: &str| {
