@@ -84,7 +84,8 @@ pub fn lmp_limit(depth: i32, improving: bool) -> usize {
 /// and pawn history together) is below −this per ply, up to this depth.
 pub const HISTORY_PRUNE_DEPTH: i32 = 4;
 pub const HISTORY_PRUNE_MARGIN: i32 = 2_048;
-/// Futility: a quiet move cannot lift the static eval this far to alpha.
+/// Futility: a quiet move cannot lift the static eval this far to alpha,
+/// per ply of the depth its late-move reduction leaves it.
 pub const FUTILITY_MAX_DEPTH: i32 = 6;
 pub const FUTILITY_BASE: i32 = 90;
 pub const FUTILITY_MARGIN: i32 = 90;

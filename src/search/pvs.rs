@@ -274,15 +274,22 @@ impl Searcher {
                 // history says it has failed here again and again.
                 let hopeless = quiets_tried.len() >= lmp_limit(depth, est.improving)
                     || (depth <= HISTORY_PRUNE_DEPTH && history < -HISTORY_PRUNE_MARGIN * depth);
-                if skip_move(
-                    board,
-                    m,
+                // Futility asks whether a quiet move could lift the
+                // evaluation to alpha in the search it would get: one
+                // shortened by its late-move reduction.
+                let futility_depth = if tactical {
+                    depth
+                } else {
+                    (depth - self.lmr[depth.min(63) as usize][(searched + 1).min(63)]).max(1)
+                };
+                let prune = Prune {
                     depth,
-                    alpha,
-                    pv_node || in_check,
+                    futility_depth,
+                    gap: alpha - est.eval,
+                    exempt: pv_node || in_check,
                     hopeless,
-                    est.eval,
-                ) {
+                };
+                if skip_move(board, m, &prune) {
                     continue;
                 }
             }
@@ -977,21 +984,28 @@ impl Searcher {
     }
 }
 
-/// Whether move `m` can be left out at `depth`: captures that lose too
-/// much material; quiet moves that are `hopeless` (late, or with a poor
-/// history) or cannot lift the evaluation `eval` to `alpha` (unless
-/// `exempt`: at PV nodes and in check); quiet moves that lose too much
-/// material; moves that give check only when they lose far more.
-#[inline]
-fn skip_move(
-    board: &Board,
-    m: Move,
+/// What move pruning reads of a node, for `skip_move`.
+struct Prune {
+    /// The node's depth.
     depth: i32,
-    alpha: i32,
+    /// The depth futility judges a quiet move by (after its reduction).
+    futility_depth: i32,
+    /// How far the static evaluation lies below alpha.
+    gap: i32,
+    /// At PV nodes and in check, nothing is futile or late.
     exempt: bool,
+    /// The quiet move comes late, or its history is poor.
     hopeless: bool,
-    eval: i32,
-) -> bool {
+}
+
+/// Whether move `m` can be left out: captures that lose too much
+/// material; quiet moves that are hopeless or cannot lift the evaluation
+/// to alpha in the depth their reduction leaves them (neither when
+/// exempt); quiet moves that lose too much material; moves that give
+/// check only when they lose far more.
+#[inline]
+fn skip_move(board: &Board, m: Move, p: &Prune) -> bool {
+    let depth = p.depth;
     // Deeper than every pruning step reaches, nothing is skipped, and the
     // test for check below is not worth its cost.
     if depth > SEE_MAX_DEPTH.max(LMP_MAX_DEPTH).max(FUTILITY_MAX_DEPTH) {
@@ -1007,9 +1021,9 @@ fn skip_move(
         return depth <= SEE_MAX_DEPTH
             && !see_ge(board.pos(), m, -SEE_CAPTURE_MARGIN * depth * depth);
     }
-    let futile =
-        depth <= FUTILITY_MAX_DEPTH && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
-    if !exempt && ((depth <= LMP_MAX_DEPTH && hopeless) || futile) {
+    let fd = p.futility_depth;
+    let futile = fd <= FUTILITY_MAX_DEPTH && FUTILITY_BASE + FUTILITY_MARGIN * fd <= p.gap;
+    if !p.exempt && ((depth <= LMP_MAX_DEPTH && p.hopeless) || futile) {
         return true;
     }
     depth <= SEE_MAX_DEPTH && !see_ge(board.pos(), m, -SEE_QUIET_MARGIN * depth)
@@ -1035,7 +1049,34 @@ fn has_pieces(board: &Board) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::fifty_move_scale;
+    use shakmaty::uci::UciMove;
+
+    use super::{Prune, fifty_move_scale, skip_move};
+    use crate::board::{Board, test_position};
+
+    #[test]
+    fn futility_judges_a_quiet_move_by_the_depth_its_reduction_leaves() {
+        // Kg1-f1 is a safe quiet move. The evaluation is 600 below alpha.
+        let board = Board::new(test_position("k7/8/8/1p6/4q3/2N5/8/6K1 w - - 0 1"));
+        let mv = |uci: &str| {
+            uci.parse::<UciMove>()
+                .unwrap()
+                .to_move(board.pos())
+                .unwrap()
+        };
+        let prune = |depth, futility_depth, exempt| Prune {
+            depth,
+            futility_depth,
+            gap: 600,
+            exempt,
+            hopeless: false,
+        };
+        // A quiet move at depth 8 is judged by the depth its reduction
+        // leaves: 90 + 90 per ply reaches 600 beyond 5 plies.
+        assert!(skip_move(&board, mv("g1f1"), &prune(8, 5, false)));
+        assert!(!skip_move(&board, mv("g1f1"), &prune(8, 6, false)));
+        assert!(!skip_move(&board, mv("g1f1"), &prune(8, 5, true)));
+    }
 
     #[test]
     fn the_fifty_move_counter_draws_the_evaluation_towards_zero() {
