@@ -1,7 +1,7 @@
 //! Upcoming repetitions: can the side to move repeat a position of the
 //! game or of the search path with one reversible move?
 //!
-//! A position that recurs is a draw (see `is_draw` in `pvs`), so a side
+//! A position that recurs is a draw (see `is_draw` in `node`), so a side
 //! that can make it recur at once is sure of at least a draw. Finding
 //! that out by playing every move would cost a move generation; instead
 //! the key of the current position is compared with each earlier one with

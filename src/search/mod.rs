@@ -1,7 +1,9 @@
 //! The search: iterative deepening with aspiration windows at the root
-//! (this file), the PVS core and quiescence (`pvs`), and beside them move
-//! ordering, history tables, correction history (`correction`), SEE and
-//! the test for repetitions one move away (`cycle`).
+//! (this file), the PVS core (`pvs`), quiescence (`qsearch`) and what the
+//! two share at a node (`node`: the table, the static evaluation, draws);
+//! beside them move ordering, history tables, correction history
+//! (`correction`), SEE and the test for repetitions one move away
+//! (`cycle`).
 //!
 //! The search knows nothing of UCI text: it reports each finished iteration
 //! through a callback as an [`Iteration`] and returns an [`Outcome`].
@@ -9,9 +11,11 @@
 mod correction;
 mod cycle;
 mod history;
+mod node;
 mod ordering;
 pub mod params;
 mod pvs;
+mod qsearch;
 pub mod see;
 pub mod skill;
 

@@ -1,69 +1,25 @@
-//! The principal variation search (NegaScout) and quiescence search.
-
-use std::sync::atomic::Ordering::Relaxed;
+//! The principal variation search (NegaScout): the steps of a node, from
+//! the early exits and the table through pruning to the move loop.
 
 use shakmaty::{Move, MoveList, Position, Role};
 
 use super::Searcher;
-use super::cycle;
-use super::history::{Context, History, PieceTo, pawn_slot};
+use super::history::{Context, History, pawn_slot};
+use super::node::{bound_allows, sharpen, tells_past};
 use super::ordering::{MovePicker, is_tactical};
 use super::params::{
-    DOUBLE_EXTENSION_MARGIN, DOUBLE_EXTENSION_MAX, FIFTY_MOVE_SCALE_PLIES, FUTILITY_BASE,
-    FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, HISTORY_PRUNE_DEPTH, HISTORY_PRUNE_MARGIN, IIR_MIN_DEPTH,
-    LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_LOSING_CAPTURE, LMR_MIN_DEPTH, NMP_BASE,
-    NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_MIN_DEPTH, PROBCUT_MARGIN, PROBCUT_MIN_DEPTH,
-    PROBCUT_REDUCTION, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH,
-    SEE_CAPTURE_MARGIN, SEE_CHECK_MARGIN, SEE_MAX_DEPTH, SEE_QUIET_MARGIN, SINGULAR_MIN_DEPTH,
-    SINGULAR_TT_DEPTH_MARGIN, STOP_CHECK_INTERVAL, TB_DEPTH_BONUS, lmp_limit,
+    DOUBLE_EXTENSION_MARGIN, DOUBLE_EXTENSION_MAX, FUTILITY_BASE, FUTILITY_MARGIN,
+    FUTILITY_MAX_DEPTH, HISTORY_PRUNE_DEPTH, HISTORY_PRUNE_MARGIN, IIR_MIN_DEPTH, LMP_MAX_DEPTH,
+    LMR_HISTORY_DIVISOR, LMR_LOSING_CAPTURE, LMR_MIN_DEPTH, NMP_BASE, NMP_DEPTH_DIVISOR,
+    NMP_EVAL_DIVISOR, NMP_MIN_DEPTH, PROBCUT_MARGIN, PROBCUT_MIN_DEPTH, PROBCUT_REDUCTION,
+    RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN, SEE_CHECK_MARGIN,
+    SEE_MAX_DEPTH, SEE_QUIET_MARGIN, SINGULAR_MIN_DEPTH, SINGULAR_TT_DEPTH_MARGIN, lmp_limit,
 };
 use super::see::see_ge;
-use crate::board::{Board, FIFTY_MOVE_PLIES};
+use crate::board::Board;
 use crate::movegen::tactical_moves;
-use crate::score::{DRAW, MATE, MATE_BOUND, MAX_PLY, from_tt, is_mate, to_tt};
-use crate::tablebase::Tablebases;
+use crate::score::{DRAW, MATE, MATE_BOUND, MAX_PLY, from_tt, is_mate};
 use crate::tt::{Bound, Entry, PackedMove};
-
-/// Whether a stored bound lets `score` stand for the window (`alpha`, `beta`).
-#[inline]
-fn bound_allows(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
-    match bound {
-        Bound::Exact => true,
-        Bound::Lower => score >= beta,
-        Bound::Upper => score <= alpha,
-    }
-}
-
-/// Whether a result `score` with `bound` tells more than the static
-/// evaluation `eval`: exact, or a bound that lies beyond `eval` in the
-/// direction it bounds. Such a result sharpens the estimate, and shows
-/// which way the evaluation erred.
-#[inline]
-fn tells_past(bound: Bound, score: i32, eval: i32) -> bool {
-    match bound {
-        Bound::Exact => true,
-        Bound::Lower => score > eval,
-        Bound::Upper => score < eval,
-    }
-}
-
-/// The static evaluation `eval` sharpened by the table's result when its
-/// bound lies beyond it (not in check, and not a mate score, which says
-/// nothing about the position's balance).
-#[inline]
-fn sharpen(entry: Option<Entry>, eval: i32, in_check: bool, ply: usize) -> i32 {
-    match entry {
-        Some(e) if !in_check && !is_mate(e.score) => {
-            let s = from_tt(e.score, ply);
-            if tells_past(e.bound, s, eval) {
-                s
-            } else {
-                eval
-            }
-        }
-        _ => eval,
-    }
-}
 
 /// The static picture of a node before its moves: the raw and corrected
 /// evaluations, the estimate pruning trusts (the corrected evaluation,
@@ -688,300 +644,6 @@ impl Searcher {
         // A mate found after passing is not proved: report beta instead.
         Some(if score >= MATE_BOUND { beta } else { score })
     }
-
-    /// Quiescence: only captures and promotions (all moves when in check),
-    /// with the static evaluation as a floor the side to move can stand on.
-    fn qsearch(&mut self, board: &Board, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.pv[ply].clear();
-        self.nodes += 1;
-        self.stats.qnodes += 1;
-        if self.should_stop() {
-            return DRAW;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if ply >= MAX_PLY - 1 {
-            return self.evaluator.evaluate(board.pos(), board.piece_squares());
-        }
-        if board.pos().is_insufficient_material() {
-            return DRAW;
-        }
-
-        let entry = self.probe(board);
-        let tt_move = entry.map_or(PackedMove::NONE, |e| e.mv);
-        if let Some(e) = entry
-            && bound_allows(e.bound, from_tt(e.score, ply), alpha, beta)
-        {
-            return from_tt(e.score, ply);
-        }
-
-        let in_check = board.in_check();
-        let (raw_eval, eval) = self.static_eval(board, entry, in_check, ply);
-        // Stand pat: the side to move need not capture. A table result
-        // beyond the evaluation is a truer floor than the evaluation.
-        let stand_pat = sharpen(entry, eval, in_check, ply);
-        let mut best_score = stand_pat;
-        if !in_check {
-            if stand_pat >= beta {
-                return stand_pat;
-            }
-            alpha = alpha.max(stand_pat);
-        }
-
-        // Out of check only captures and promotions are searched, so only
-        // they are generated.
-        let mut moves = if in_check {
-            board.pos().legal_moves()
-        } else {
-            tactical_moves(board.pos())
-        };
-        if in_check && moves.is_empty() {
-            return -MATE + ply as i32;
-        }
-        let mut picker = if in_check {
-            MovePicker::new(&mut moves, tt_move)
-        } else {
-            MovePicker::tactical(&mut moves, tt_move)
-        };
-        // Evasions are ordered without continuation history (the
-        // quiescence search records only the move into each node, for
-        // correction history), but with this position's pawn-history
-        // slot. Captures out of check are scored by MVV-LVA and never
-        // read the context.
-        let ctx = Context {
-            pawns: if in_check { pawn_slot(board) } else { 0 },
-            ..Context::default()
-        };
-        let mut best_move = None;
-        let mut searched = 0;
-        while let Some(m) = picker.next_move(board, &self.history, ply, &ctx) {
-            // Captures that lose material cannot raise a stand-pat score.
-            if !in_check && !see_ge(board.pos(), m, 0) {
-                continue;
-            }
-            searched += 1;
-            let child = self.play_prefetched(board, m);
-            // The move in, for the child's evaluation correction.
-            self.context[ply + 1] = Context {
-                prev: Some(PieceTo::new(board.turn(), m)),
-                ..Context::default()
-            };
-            let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
-            if self.stopped {
-                return DRAW;
-            }
-            if score > best_score {
-                best_score = score;
-                if score > alpha {
-                    alpha = score;
-                    best_move = Some(m);
-                    if score >= beta {
-                        self.stats.qcut_nodes += 1;
-                        self.stats.qfirst_move_cuts += u64::from(searched == 1);
-                        break;
-                    }
-                }
-            }
-        }
-
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else {
-            Bound::Upper
-        };
-        self.store(
-            board, ply, best_move, tt_move, best_score, raw_eval, 0, bound,
-        );
-        best_score
-    }
-
-    /// Plays `m` from the node at `ply` (whose context is `ctx`) in the
-    /// main search: the child's key joins the line for repetitions and
-    /// its context records the move in and the three before, which the
-    /// continuation histories and corrections below read. The caller pops
-    /// the key when the child is done.
-    fn enter(&mut self, board: &Board, m: Move, ply: usize, ctx: &Context) -> Board {
-        let child = self.play_prefetched(board, m);
-        self.keys.push(child.key());
-        self.context[ply + 1] = Context {
-            prev: Some(PieceTo::new(board.turn(), m)),
-            prev2: ctx.prev,
-            prev3: ctx.prev2,
-            prev4: ctx.prev3,
-            pawns: 0,
-        };
-        child
-    }
-
-    /// The position after `m`. The child's table slot is prefetched with
-    /// the likely key first, so the memory load overlaps making the move,
-    /// and that key is handed on rather than computed twice.
-    #[inline]
-    fn play_prefetched(&self, board: &Board, m: Move) -> Board {
-        let likely = board.likely_key_after(m);
-        self.tt.prefetch(likely);
-        board.play_with_likely_key(m, likely)
-    }
-
-    /// The raw static evaluation (from the table entry when there is one)
-    /// and the same scaled by the fifty-move counter and corrected by
-    /// correction history (which reads the move into the node from the
-    /// context at `ply`); `-MATE` for both in check, where standing pat is
-    /// no option. The table keeps the raw value, so the scaling and the
-    /// correction learnt since are applied afresh.
-    #[inline]
-    fn static_eval(
-        &mut self,
-        board: &Board,
-        entry: Option<Entry>,
-        in_check: bool,
-        ply: usize,
-    ) -> (i32, i32) {
-        if in_check {
-            return (-MATE, -MATE);
-        }
-        let raw = entry.map_or_else(
-            || self.evaluator.evaluate(board.pos(), board.piece_squares()),
-            |e| e.eval,
-        );
-        let scaled = fifty_move_scale(raw, board.halfmoves());
-        (
-            raw,
-            self.correction.apply(board, self.context[ply].prev, scaled),
-        )
-    }
-
-    /// Stores a node's result, keeping the old table move when no move
-    /// raised alpha, with a mate score made relative to the node.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    fn store(
-        &self,
-        board: &Board,
-        ply: usize,
-        best_move: Option<Move>,
-        tt_move: PackedMove,
-        score: i32,
-        eval: i32,
-        depth: i32,
-        bound: Bound,
-    ) {
-        let mv = best_move.map_or(tt_move, PackedMove::new);
-        self.tt
-            .store(board.key(), mv, to_tt(score, ply), eval, depth, bound);
-    }
-
-    #[inline]
-    fn probe(&mut self, board: &Board) -> Option<Entry> {
-        self.stats.tt_probes += 1;
-        let entry = self.tt.probe(board.key());
-        self.stats.tt_hits += u64::from(entry.is_some());
-        entry
-    }
-
-    /// Probes the tablebases; returns a score when the table's answer
-    /// decides the window (and stores it in the transposition table).
-    fn probe_tablebase(
-        &mut self,
-        board: &Board,
-        ply: usize,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-    ) -> Option<i32> {
-        let tb = self.tablebases.as_ref()?;
-        let wdl = tb.probe_wdl(board.pos())?;
-        self.control.tbhits.fetch_add(1, Relaxed);
-        let score = Tablebases::score(wdl, ply);
-        let bound = match score.cmp(&DRAW) {
-            std::cmp::Ordering::Greater => Bound::Lower,
-            std::cmp::Ordering::Less => Bound::Upper,
-            std::cmp::Ordering::Equal => Bound::Exact,
-        };
-        if !bound_allows(bound, score, alpha, beta) {
-            return None;
-        }
-        let depth = (depth + TB_DEPTH_BONUS).min(MAX_PLY as i32);
-        self.tt.store(
-            board.key(),
-            PackedMove::NONE,
-            to_tt(score, ply),
-            self.evaluator.evaluate(board.pos(), board.piece_squares()),
-            depth,
-            bound,
-        );
-        Some(score)
-    }
-
-    #[inline]
-    fn should_stop(&mut self) -> bool {
-        if self.nodes.is_multiple_of(STOP_CHECK_INTERVAL) {
-            let total =
-                self.control.nodes.fetch_add(STOP_CHECK_INTERVAL, Relaxed) + STOP_CHECK_INTERVAL;
-            // Several threads share the node budget, so it is counted in
-            // steps of the interval; one thread alone counts exactly below.
-            if self.control.threads > 1 && self.limits.nodes.is_some_and(|n| total >= n) {
-                self.control.stop.store(true, Relaxed);
-            }
-            if self.control.stop.load(Relaxed) {
-                self.stopped = true;
-            }
-        }
-        if self.control.threads == 1
-            && let Some(limit) = self.limits.nodes
-            && self.nodes >= limit
-        {
-            self.stopped = true;
-        }
-        self.stopped
-    }
-
-    /// Draw by the fifty-move rule, insufficient material or repetition
-    /// (one repetition within the game or the search path is enough: the
-    /// side that could avoid it would have). Positions before a null move
-    /// in the search path do not count: the null move is no real move.
-    pub(super) fn is_draw(&self, board: &Board) -> bool {
-        let halfmoves = board.halfmoves() as usize;
-        if halfmoves >= FIFTY_MOVE_PLIES as usize
-            && !(board.in_check() && board.pos().legal_moves().is_empty())
-        {
-            return true;
-        }
-        if board.pos().is_insufficient_material() {
-            return true;
-        }
-        let n = self.keys.len();
-        let key = board.key();
-        (4..=self.repetition_reach(board))
-            .step_by(2)
-            .any(|back| self.keys[n - 1 - back] == key)
-    }
-
-    /// How many plies back an earlier position can be the same as this
-    /// one: not before the last capture or pawn move, nor before a null
-    /// move in the search path (the null move is no real move).
-    fn repetition_reach(&self, board: &Board) -> usize {
-        let floor = self.nulls.last().copied().unwrap_or(0);
-        (board.halfmoves() as usize).min(self.keys.len().saturating_sub(1 + floor))
-    }
-
-    /// Whether the side to move can reach an earlier position of the game
-    /// or the search path (with the other side to move) in one move, which
-    /// `is_draw` would then score as a draw; the same positions count.
-    pub(super) fn can_repeat(&self, board: &Board) -> bool {
-        let n = self.keys.len();
-        let (pieces, turn, key) = (board.pos().board(), board.turn(), board.key());
-        (3..=self.repetition_reach(board))
-            .step_by(2)
-            .any(|back| cycle::reaches(pieces, turn, key, self.keys[n - 1 - back]))
-    }
-
-    fn update_pv(&mut self, ply: usize, m: Move) {
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        let line = &mut head[ply];
-        line.clear();
-        line.push(m);
-        line.extend_from_slice(&tail[0]);
-    }
 }
 
 /// What move pruning reads of a node, for `skip_move`.
@@ -1029,17 +691,6 @@ fn skip_move(board: &Board, m: Move, p: &Prune) -> bool {
     depth <= SEE_MAX_DEPTH && !see_ge(board.pos(), m, -SEE_QUIET_MARGIN * depth)
 }
 
-/// The evaluation `eval` drawn towards zero as the fifty-move counter
-/// `halfmoves` rises: an advantage that makes no progress (no capture, no
-/// pawn move) is worth less the nearer the rule's draw, so the side ahead
-/// prefers the moves that reset the counter. The raw evaluation in the
-/// table stays unscaled, as positions reached with other counters share it.
-#[inline]
-fn fifty_move_scale(eval: i32, halfmoves: u32) -> i32 {
-    let left = FIFTY_MOVE_SCALE_PLIES - halfmoves.min(FIFTY_MOVE_PLIES) as i32;
-    eval * left / FIFTY_MOVE_SCALE_PLIES
-}
-
 /// Whether the side to move has a piece other than pawns and king.
 fn has_pieces(board: &Board) -> bool {
     let b = board.pos().board();
@@ -1051,7 +702,7 @@ fn has_pieces(board: &Board) -> bool {
 mod tests {
     use shakmaty::uci::UciMove;
 
-    use super::{Prune, fifty_move_scale, skip_move};
+    use super::{Prune, skip_move};
     use crate::board::{Board, test_position};
 
     #[test]
@@ -1076,22 +727,5 @@ mod tests {
         assert!(skip_move(&board, mv("g1f1"), &prune(8, 5, false)));
         assert!(!skip_move(&board, mv("g1f1"), &prune(8, 6, false)));
         assert!(!skip_move(&board, mv("g1f1"), &prune(8, 5, true)));
-    }
-
-    #[test]
-    fn the_fifty_move_counter_draws_the_evaluation_towards_zero() {
-        assert_eq!(fifty_move_scale(300, 0), 300);
-        assert_eq!(fifty_move_scale(-300, 0), -300);
-        assert_eq!(fifty_move_scale(300, 50), 225);
-        assert_eq!(fifty_move_scale(-300, 50), -225);
-        assert_eq!(fifty_move_scale(300, 100), 150);
-        // The counter can pass the rule's hundred plies (when the
-        // hundredth ply mates); the scaling stops at half.
-        assert_eq!(fifty_move_scale(300, 140), 150);
-        assert_eq!(fifty_move_scale(0, 80), 0);
-        // Never raises what it is given, at any counter.
-        for h in 0..=120 {
-            assert!(fifty_move_scale(500, h) <= 500 && fifty_move_scale(500, h) >= 250);
-        }
     }
 }
