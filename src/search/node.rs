@@ -134,6 +134,8 @@ impl Searcher {
             .store(board.key(), mv, to_tt(score, ply), eval, depth, bound);
     }
 
+    /// The table's entry for this position, counted for the hit rate
+    /// that `bench` reports.
     #[inline]
     pub(super) fn probe(&mut self, board: &Board) -> Option<Entry> {
         self.stats.tt_probes += 1;
@@ -176,6 +178,10 @@ impl Searcher {
         Some(score)
     }
 
+    /// Whether to abandon the search: the stop flag (set by the clock
+    /// thread, by `stop`, or by a thread that spent the shared node
+    /// budget), read every `STOP_CHECK_INTERVAL` nodes, when this thread's
+    /// nodes are added to the shared count; or this thread's own budget.
     #[inline]
     pub(super) fn should_stop(&mut self) -> bool {
         if self.nodes.is_multiple_of(STOP_CHECK_INTERVAL) {
@@ -239,6 +245,7 @@ impl Searcher {
             .any(|back| cycle::reaches(pieces, turn, key, self.keys[n - 1 - back]))
     }
 
+    /// The principal variation at `ply`: `m` followed by the child's.
     pub(super) fn update_pv(&mut self, ply: usize, m: Move) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let line = &mut head[ply];
