@@ -236,7 +236,7 @@ impl Searcher {
                 let futility_depth = if tactical {
                     depth
                 } else {
-                    (depth - self.lmr[depth.min(63) as usize][(searched + 1).min(63)]).max(1)
+                    (depth - self.base_reduction(depth, searched + 1)).max(1)
                 };
                 let prune = Prune {
                     depth,
@@ -284,7 +284,7 @@ impl Searcher {
                 // Late move reductions: late quiet moves are rarely best.
                 let mut r = 0;
                 if depth >= LMR_MIN_DEPTH && !tactical {
-                    r = self.lmr[depth.min(63) as usize][searched.min(63)];
+                    r = self.base_reduction(depth, searched);
                     r -= i32::from(pv_node);
                     r += i32::from(!est.improving);
                     r -= i32::from(killers.contains(&Some(m)));
@@ -617,6 +617,14 @@ impl Searcher {
             }
         }
         None
+    }
+
+    /// The late-move reduction the table gives the `number`th move of a
+    /// node at `depth`, before the adjustments of the move loop: the
+    /// reduced search and the futility of a quiet move both read it.
+    #[inline]
+    fn base_reduction(&self, depth: i32, number: usize) -> i32 {
+        self.lmr[depth.min(63) as usize][number.min(63)]
     }
 
     /// Tries a null move; `Some(score)` when it proves a cut-off.
