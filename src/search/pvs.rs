@@ -204,6 +204,7 @@ impl Searcher {
         let side = board.turn();
         let quiet_keys = History::quiet_keys(side, &ctx);
         let killers = self.history.killers(ply);
+        let counter = self.history.counter(&ctx);
         let original_alpha = alpha;
         let mut best_score = -MATE - 1;
         let mut best_move = None;
@@ -287,7 +288,9 @@ impl Searcher {
                     r = self.base_reduction(depth, searched);
                     r -= i32::from(pv_node);
                     r += i32::from(!est.improving);
-                    r -= i32::from(killers.contains(&Some(m)));
+                    // Killers and the countermove refuted before: they
+                    // are likelier than the other quiet moves to be best.
+                    r -= i32::from(killers.contains(&Some(m)) || counter == Some(m));
                     r -= i32::from(child.in_check());
                     // A capture as the table move: the quiet moves after it
                     // are even less likely to be best.
