@@ -8,12 +8,13 @@ use super::history::{Context, History, pawn_slot};
 use super::node::{bound_allows, sharpen, tells_past};
 use super::ordering::{MovePicker, is_tactical};
 use super::params::{
-    DOUBLE_EXTENSION_MARGIN, DOUBLE_EXTENSION_MAX, FUTILITY_BASE, FUTILITY_MARGIN,
+    DEEPER_MARGIN, DOUBLE_EXTENSION_MARGIN, DOUBLE_EXTENSION_MAX, FUTILITY_BASE, FUTILITY_MARGIN,
     FUTILITY_MAX_DEPTH, HISTORY_PRUNE_DEPTH, HISTORY_PRUNE_MARGIN, IIR_MIN_DEPTH, LMP_MAX_DEPTH,
     LMR_HISTORY_DIVISOR, LMR_LOSING_CAPTURE, LMR_MIN_DEPTH, NMP_BASE, NMP_DEPTH_DIVISOR,
     NMP_EVAL_DIVISOR, NMP_MIN_DEPTH, PROBCUT_MARGIN, PROBCUT_MIN_DEPTH, PROBCUT_REDUCTION,
     RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN, SEE_CHECK_MARGIN,
-    SEE_MAX_DEPTH, SEE_QUIET_MARGIN, SINGULAR_MIN_DEPTH, SINGULAR_TT_DEPTH_MARGIN, lmp_limit,
+    SEE_MAX_DEPTH, SEE_QUIET_MARGIN, SHALLOWER_MARGIN, SINGULAR_MIN_DEPTH,
+    SINGULAR_TT_DEPTH_MARGIN, lmp_limit,
 };
 use super::see::see_ge;
 use crate::board::Board;
@@ -25,6 +26,15 @@ use crate::tt::{Bound, Entry, PackedMove};
 /// evaluations, the estimate pruning trusts (the corrected evaluation,
 /// sharpened by a table bound that lies beyond it), and whether the side
 /// to move is doing better than two plies ago.
+/// The bounds a later move is searched against: the node's window and
+/// the best score found so far.
+#[derive(Clone, Copy)]
+struct Window {
+    alpha: i32,
+    beta: i32,
+    best: i32,
+}
+
 #[derive(Clone, Copy)]
 struct Estimate {
     raw: i32,
@@ -308,7 +318,12 @@ impl Searcher {
                     // giving a piece away rarely changes that.
                     r = LMR_LOSING_CAPTURE;
                 }
-                self.null_window(&child, alpha, beta, new_depth, r, ply + 1, pv_node)
+                let window = Window {
+                    alpha,
+                    beta,
+                    best: best_score,
+                };
+                self.null_window(&child, window, new_depth, r, ply + 1, pv_node)
             };
             self.keys.pop();
             if self.stopped {
@@ -510,32 +525,35 @@ impl Searcher {
 
     /// A later move's search, scored from the parent's side: `child` (at
     /// `child_ply`) with a null window at the depth less the reduction `r`,
-    /// then at the full depth when it beats alpha reduced, then (at PV
-    /// nodes) with the full window when it lands inside it.
-    #[allow(clippy::too_many_arguments)]
+    /// then, when it beats alpha reduced, again at the full depth — a ply
+    /// deeper when it beat the node's best by far, a ply shallower when
+    /// only just — and then (at PV nodes) with the full window when it
+    /// lands inside it.
     #[inline]
     fn null_window(
         &mut self,
         child: &Board,
-        alpha: i32,
-        beta: i32,
+        window: Window,
         new_depth: i32,
         r: i32,
         child_ply: usize,
         pv_node: bool,
     ) -> i32 {
+        let Window { alpha, beta, best } = window;
         self.stats.null_windows += 1;
-        let mut s = -self.search(
-            child,
-            -alpha - 1,
-            -alpha,
-            new_depth - r,
-            child_ply,
-            Node::Cut,
-        );
+        let reduced = new_depth - r;
+        let mut s = -self.search(child, -alpha - 1, -alpha, reduced, child_ply, Node::Cut);
+        let mut new_depth = new_depth;
         if s > alpha && r > 0 {
-            self.stats.researches += 1;
-            s = -self.search(child, -alpha - 1, -alpha, new_depth, child_ply, Node::Cut);
+            // A move that beats the best by a wide margin even reduced is
+            // worth a closer look; one that barely does is likely to fall
+            // back, and the full depth would be spent confirming that.
+            new_depth += i32::from(s > best + DEEPER_MARGIN + 2 * new_depth);
+            new_depth -= i32::from(s < best + SHALLOWER_MARGIN);
+            if new_depth > reduced {
+                self.stats.researches += 1;
+                s = -self.search(child, -alpha - 1, -alpha, new_depth, child_ply, Node::Cut);
+            }
         }
         if s > alpha && s < beta && pv_node {
             self.stats.researches += 1;
