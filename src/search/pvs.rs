@@ -22,10 +22,6 @@ use crate::movegen::tactical_moves;
 use crate::score::{DRAW, MATE, MATE_BOUND, MAX_PLY, from_tt, is_mate};
 use crate::tt::{Bound, Entry, PackedMove};
 
-/// The static picture of a node before its moves: the raw and corrected
-/// evaluations, the estimate pruning trusts (the corrected evaluation,
-/// sharpened by a table bound that lies beyond it), and whether the side
-/// to move is doing better than two plies ago.
 /// The bounds a later move is searched against: the node's window and
 /// the best score found so far.
 #[derive(Clone, Copy)]
@@ -35,6 +31,10 @@ struct Window {
     best: i32,
 }
 
+/// The static picture of a node before its moves: the raw and corrected
+/// evaluations, the estimate pruning trusts (the corrected evaluation,
+/// sharpened by a table bound that lies beyond it), and whether the side
+/// to move is doing better than two plies ago.
 #[derive(Clone, Copy)]
 struct Estimate {
     raw: i32,
