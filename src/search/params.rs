@@ -115,9 +115,11 @@ pub const LMR_HISTORY_DIVISOR: i32 = 8_192;
 /// Reduction of a late capture that loses material (non-PV, no check).
 pub const LMR_LOSING_CAPTURE: i32 = 1;
 /// A reduced move that beats alpha is re-searched a ply deeper when it
-/// beat the node's best by more than this plus twice the depth, and a ply
-/// shallower when by less than `SHALLOWER_MARGIN`.
+/// beat the node's best by more than `DEEPER_MARGIN` plus
+/// `DEEPER_MARGIN_PER_PLY` per ply of depth, and a ply shallower when by
+/// less than `SHALLOWER_MARGIN`.
 pub const DEEPER_MARGIN: i32 = 40;
+pub const DEEPER_MARGIN_PER_PLY: i32 = 2;
 pub const SHALLOWER_MARGIN: i32 = 10;
 
 /// The late-move-reduction table, by depth and move number.

@@ -8,13 +8,13 @@ use super::history::{Context, History, pawn_slot};
 use super::node::{bound_allows, sharpen, tells_past};
 use super::ordering::{MovePicker, is_tactical};
 use super::params::{
-    DEEPER_MARGIN, DOUBLE_EXTENSION_MARGIN, DOUBLE_EXTENSION_MAX, FUTILITY_BASE, FUTILITY_MARGIN,
-    FUTILITY_MAX_DEPTH, HISTORY_PRUNE_DEPTH, HISTORY_PRUNE_MARGIN, IIR_MIN_DEPTH, LMP_MAX_DEPTH,
-    LMR_HISTORY_DIVISOR, LMR_LOSING_CAPTURE, LMR_MIN_DEPTH, NMP_BASE, NMP_DEPTH_DIVISOR,
-    NMP_EVAL_DIVISOR, NMP_MIN_DEPTH, PROBCUT_MARGIN, PROBCUT_MIN_DEPTH, PROBCUT_REDUCTION,
-    RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN, SEE_CHECK_MARGIN,
-    SEE_MAX_DEPTH, SEE_QUIET_MARGIN, SHALLOWER_MARGIN, SINGULAR_MIN_DEPTH,
-    SINGULAR_TT_DEPTH_MARGIN, lmp_limit,
+    DEEPER_MARGIN, DEEPER_MARGIN_PER_PLY, DOUBLE_EXTENSION_MARGIN, DOUBLE_EXTENSION_MAX,
+    FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, HISTORY_PRUNE_DEPTH, HISTORY_PRUNE_MARGIN,
+    IIR_MIN_DEPTH, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_LOSING_CAPTURE, LMR_MIN_DEPTH, NMP_BASE,
+    NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_MIN_DEPTH, PROBCUT_MARGIN, PROBCUT_MIN_DEPTH,
+    PROBCUT_REDUCTION, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH,
+    SEE_CAPTURE_MARGIN, SEE_CHECK_MARGIN, SEE_MAX_DEPTH, SEE_QUIET_MARGIN, SHALLOWER_MARGIN,
+    SINGULAR_MIN_DEPTH, SINGULAR_TT_DEPTH_MARGIN, lmp_limit,
 };
 use super::see::see_ge;
 use crate::board::Board;
@@ -534,7 +534,7 @@ impl Searcher {
         &mut self,
         child: &Board,
         window: Window,
-        new_depth: i32,
+        mut new_depth: i32,
         r: i32,
         child_ply: usize,
         pv_node: bool,
@@ -543,12 +543,11 @@ impl Searcher {
         self.stats.null_windows += 1;
         let reduced = new_depth - r;
         let mut s = -self.search(child, -alpha - 1, -alpha, reduced, child_ply, Node::Cut);
-        let mut new_depth = new_depth;
         if s > alpha && r > 0 {
             // A move that beats the best by a wide margin even reduced is
             // worth a closer look; one that barely does is likely to fall
             // back, and the full depth would be spent confirming that.
-            new_depth += i32::from(s > best + DEEPER_MARGIN + 2 * new_depth);
+            new_depth += i32::from(s > best + DEEPER_MARGIN + DEEPER_MARGIN_PER_PLY * new_depth);
             new_depth -= i32::from(s < best + SHALLOWER_MARGIN);
             if new_depth > reduced {
                 self.stats.researches += 1;
