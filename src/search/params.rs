@@ -55,6 +55,9 @@ pub const STOP_CHECK_INTERVAL: u64 = 1024;
 /// Reverse futility: the static eval beats beta by this much per ply.
 pub const RFP_MARGIN: i32 = 80;
 pub const RFP_MAX_DEPTH: i32 = 8;
+/// Reverse futility needs this much less when the opponent's last move
+/// made its own evaluation worse.
+pub const RFP_WORSENING: i32 = 20;
 /// Razoring: the static eval is this far below alpha per ply.
 pub const RAZOR_MARGIN: i32 = 250;
 pub const RAZOR_MAX_DEPTH: i32 = 3;
