@@ -25,6 +25,13 @@ pub fn history_bonus(depth: i32) -> i32 {
     (256 * depth).min(1_600)
 }
 
+/// The butterfly entry of the opponent's last quiet move moves by
+/// −`EVAL_HISTORY_SCALE` × the change it made to the evaluation (its side's
+/// before plus ours after), within ±`EVAL_HISTORY_MAX`: about one deep
+/// cut-off's bonus at most.
+pub const EVAL_HISTORY_SCALE: i32 = 10;
+pub const EVAL_HISTORY_MAX: i32 = 1_500;
+
 /// Pawn history: slots (pawn placements share them by hash), and its
 /// weight in a quiet move's score against butterfly and continuations.
 pub const PAWN_HISTORY_SIZE: usize = 1024;

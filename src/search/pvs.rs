@@ -166,6 +166,16 @@ impl Searcher {
 
         // 6. Static evaluation and the estimate pruning trusts.
         let est = self.estimate(board, entry, in_check, ply);
+        // What the opponent's quiet move did to the evaluation says how
+        // good it was, before any search of it returns.
+        if let Some(m) = self.context[ply].last_quiet
+            && !in_check
+            && excluded.is_none()
+            && self.evals[ply - 1] != -MATE
+        {
+            self.history
+                .on_eval_change(!board.turn(), m, self.evals[ply - 1], est.eval);
+        }
 
         // 7. Pruning before moves, at nodes expected to fail (non-PV).
         if !pv_node
