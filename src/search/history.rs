@@ -234,7 +234,9 @@ impl History {
     /// its own `before` to our `after`: a move that left the mover worse
     /// off than it stood is a poor move to try early next time, one that
     /// gained is a good one. A mild prior for the butterfly table, learnt
-    /// at every node with an evaluation instead of only at cut-offs.
+    /// at every node with an evaluation instead of only at cut-offs. Both
+    /// evaluations carry the side-to-move bonus, so a move that changes
+    /// nothing else is marked down by twice that bonus's worth.
     pub fn on_eval_change(&mut self, mover: Color, m: Move, before: i32, after: i32) {
         let bonus =
             (-EVAL_HISTORY_SCALE * (after + before)).clamp(-EVAL_HISTORY_MAX, EVAL_HISTORY_MAX);

@@ -442,9 +442,12 @@ impl Searcher {
                 2 | 3 => true,
                 _ => eval > self.evals[ply - 4] || self.evals[ply - 4] == -MATE,
             };
-        // Worsening: the opponent's move left it worse off than its own
-        // evaluation before the move said, so this side's lead is more
-        // likely real than a quirk of the evaluation.
+        // Worsening: this side stands better than the opponent's own
+        // evaluation before its move said, so the opponent's move made
+        // things worse for it and this side's lead is likelier to be real.
+        // Both evaluations carry the side-to-move bonus, so a move that
+        // changes nothing else counts as worsening too: only an opponent's
+        // move that gained more than twice that bonus does not.
         let worsening =
             !in_check && ply >= 1 && self.evals[ply - 1] != -MATE && eval > -self.evals[ply - 1];
         Estimate {
