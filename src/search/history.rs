@@ -4,7 +4,10 @@
 
 use shakmaty::{Color, Move, Position, Role};
 
-use super::params::{HISTORY_MAX, PAWN_HISTORY_SIZE, PAWN_HISTORY_WEIGHT, history_bonus};
+use super::params::{
+    EVAL_HISTORY_MAX, EVAL_HISTORY_SCALE, HISTORY_MAX, PAWN_HISTORY_SIZE, PAWN_HISTORY_WEIGHT,
+    history_bonus,
+};
 use crate::board::Board;
 use crate::eval::pawn_hash;
 use crate::score::MAX_PLY;
@@ -35,6 +38,9 @@ pub struct Context {
     pub prev2: Option<PieceTo>,
     pub prev3: Option<PieceTo>,
     pub prev4: Option<PieceTo>,
+    /// The last move itself when it was quiet: the butterfly table, which
+    /// keys by squares, learns from what it did to the evaluation.
+    pub last_quiet: Option<Move>,
     /// The pawn-history slot of the node's pawn placement.
     pub pawns: usize,
 }
@@ -224,6 +230,20 @@ impl History {
         self.bump_quiet(side, best, ctx, bonus);
     }
 
+    /// The opponent's quiet move `m` changed the static evaluation from
+    /// its own `before` to our `after`: a move that left the mover worse
+    /// off than it stood is a poor move to try early next time, one that
+    /// gained is a good one. A mild prior for the butterfly table, learnt
+    /// at every node with an evaluation instead of only at cut-offs. Both
+    /// evaluations carry the side-to-move bonus, so a move that changes
+    /// nothing else is marked down by twice that bonus's worth.
+    pub fn on_eval_change(&mut self, mover: Color, m: Move, before: i32, after: i32) {
+        let bonus =
+            (-EVAL_HISTORY_SCALE * (after + before)).clamp(-EVAL_HISTORY_MAX, EVAL_HISTORY_MAX);
+        let (from, to) = squares(m);
+        gravity(&mut self.butterfly[mover as usize][from][to], bonus);
+    }
+
     /// Any cut-off: reward the capture that caused it (if one did) and
     /// punish the captures tried before it.
     pub fn on_capture_cutoff(
@@ -257,6 +277,7 @@ mod tests {
             prev2: None,
             prev3: None,
             prev4: None,
+            last_quiet: None,
             pawns: 0,
         };
         for _ in 0..10_000 {
@@ -302,5 +323,25 @@ mod tests {
             ..ctx
         };
         assert_eq!(h.quiet(Color::White, moves[0], &as_second), with);
+    }
+
+    #[test]
+    fn a_move_that_cost_its_side_evaluation_loses_butterfly_history() {
+        let mut h = History::default();
+        let moves = Chess::default().legal_moves();
+        let ctx = Context::default();
+        // White stood at +30; after its move Black stands at +50: White lost 80.
+        h.on_eval_change(Color::White, moves[0], 30, 50);
+        // White stood at +30; after its move Black stands at −60: White gained 30.
+        h.on_eval_change(Color::White, moves[1], 30, -60);
+        // An even trade of evaluations teaches nothing.
+        h.on_eval_change(Color::White, moves[2], 30, -30);
+        assert!(h.quiet(Color::White, moves[0], &ctx) < 0);
+        assert!(h.quiet(Color::White, moves[1], &ctx) > 0);
+        assert_eq!(h.quiet(Color::White, moves[2], &ctx), 0);
+        // The other side's table is untouched, and a huge swing is capped.
+        assert_eq!(h.quiet(Color::Black, moves[0], &ctx), 0);
+        h.on_eval_change(Color::Black, moves[3], 0, 5_000);
+        assert!(h.quiet(Color::Black, moves[3], &ctx) >= -EVAL_HISTORY_MAX);
     }
 }

@@ -10,6 +10,7 @@ use shakmaty::{Move, Position};
 use super::Searcher;
 use super::cycle;
 use super::history::{Context, PieceTo};
+use super::ordering::is_tactical;
 use super::params::{FIFTY_MOVE_SCALE_PLIES, STOP_CHECK_INTERVAL, TB_DEPTH_BONUS};
 use crate::board::{Board, FIFTY_MOVE_PLIES};
 use crate::score::{DRAW, MATE, MAX_PLY, from_tt, is_mate, to_tt};
@@ -71,6 +72,7 @@ impl Searcher {
             prev2: ctx.prev,
             prev3: ctx.prev2,
             prev4: ctx.prev3,
+            last_quiet: (!is_tactical(m)).then_some(m),
             pawns: 0,
         };
         child

@@ -25,6 +25,13 @@ pub fn history_bonus(depth: i32) -> i32 {
     (256 * depth).min(1_600)
 }
 
+/// The butterfly entry of the opponent's last quiet move moves by
+/// −`EVAL_HISTORY_SCALE` × the change it made to the evaluation (its side's
+/// before plus ours after), within ±`EVAL_HISTORY_MAX`: about one deep
+/// cut-off's bonus at most.
+pub const EVAL_HISTORY_SCALE: i32 = 10;
+pub const EVAL_HISTORY_MAX: i32 = 1_500;
+
 /// Pawn history: slots (pawn placements share them by hash), and its
 /// weight in a quiet move's score against butterfly and continuations.
 pub const PAWN_HISTORY_SIZE: usize = 1024;
@@ -55,6 +62,9 @@ pub const STOP_CHECK_INTERVAL: u64 = 1024;
 /// Reverse futility: the static eval beats beta by this much per ply.
 pub const RFP_MARGIN: i32 = 80;
 pub const RFP_MAX_DEPTH: i32 = 8;
+/// Reverse futility needs this much less when the opponent's last move
+/// made its own evaluation worse.
+pub const RFP_WORSENING: i32 = 20;
 /// Razoring: the static eval is this far below alpha per ply.
 pub const RAZOR_MARGIN: i32 = 250;
 pub const RAZOR_MAX_DEPTH: i32 = 3;

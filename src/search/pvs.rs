@@ -12,7 +12,7 @@ use super::params::{
     FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, HISTORY_PRUNE_DEPTH, HISTORY_PRUNE_MARGIN,
     IIR_MIN_DEPTH, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_LOSING_CAPTURE, LMR_MIN_DEPTH, NMP_BASE,
     NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_MIN_DEPTH, PROBCUT_MARGIN, PROBCUT_MIN_DEPTH,
-    PROBCUT_REDUCTION, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH,
+    PROBCUT_REDUCTION, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, RFP_WORSENING,
     SEE_CAPTURE_MARGIN, SEE_CHECK_MARGIN, SEE_MAX_DEPTH, SEE_QUIET_MARGIN, SHALLOWER_MARGIN,
     SINGULAR_MIN_DEPTH, SINGULAR_TT_DEPTH_MARGIN, lmp_limit,
 };
@@ -33,14 +33,16 @@ struct Window {
 
 /// The static picture of a node before its moves: the raw and corrected
 /// evaluations, the estimate pruning trusts (the corrected evaluation,
-/// sharpened by a table bound that lies beyond it), and whether the side
-/// to move is doing better than two plies ago.
+/// sharpened by a table bound that lies beyond it), whether the side
+/// to move is doing better than two plies ago, and whether the opponent's
+/// last move made its own evaluation worse.
 #[derive(Clone, Copy)]
 struct Estimate {
     raw: i32,
     eval: i32,
     score: i32,
     improving: bool,
+    worsening: bool,
 }
 
 /// The kind of node the search expects (Knuth and Moore): on the
@@ -164,6 +166,16 @@ impl Searcher {
 
         // 6. Static evaluation and the estimate pruning trusts.
         let est = self.estimate(board, entry, in_check, ply);
+        // What the opponent's quiet move did to the evaluation says how
+        // good it was, before any search of it returns.
+        if let Some(m) = self.context[ply].last_quiet
+            && !in_check
+            && excluded.is_none()
+            && self.evals[ply - 1] != -MATE
+        {
+            self.history
+                .on_eval_change(!board.turn(), m, self.evals[ply - 1], est.eval);
+        }
 
         // 7. Pruning before moves, at nodes expected to fail (non-PV).
         if !pv_node
@@ -430,11 +442,20 @@ impl Searcher {
                 2 | 3 => true,
                 _ => eval > self.evals[ply - 4] || self.evals[ply - 4] == -MATE,
             };
+        // Worsening: this side stands better than the opponent's own
+        // evaluation before its move said, so the opponent's move made
+        // things worse for it and this side's lead is likelier to be real.
+        // Both evaluations carry the side-to-move bonus, so a move that
+        // changes nothing else counts as worsening too: only an opponent's
+        // move that gained more than twice that bonus does not.
+        let worsening =
+            !in_check && ply >= 1 && self.evals[ply - 1] != -MATE && eval > -self.evals[ply - 1];
         Estimate {
             raw,
             eval,
             score,
             improving,
+            worsening,
         }
     }
 
@@ -451,10 +472,13 @@ impl Searcher {
         est: Estimate,
     ) -> Option<i32> {
         let estimate = est.score;
-        // Reverse futility: so far above beta that a ply more won't fall below.
+        // Reverse futility: so far above beta that a ply more won't fall
+        // below. A lead the opponent's own move handed over needs less.
         if depth <= RFP_MAX_DEPTH
             && estimate < MATE_BOUND
-            && estimate - RFP_MARGIN * (depth - i32::from(est.improving)) >= beta
+            && estimate - RFP_MARGIN * (depth - i32::from(est.improving))
+                + RFP_WORSENING * i32::from(est.worsening)
+                >= beta
         {
             return Some(estimate);
         }
