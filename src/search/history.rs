@@ -230,16 +230,16 @@ impl History {
         self.bump_quiet(side, best, ctx, bonus);
     }
 
-    /// The opponent's quiet move `m` changed the static evaluation from
-    /// its own `before` to our `after`: a move that left the mover worse
-    /// off than it stood is a poor move to try early next time, one that
-    /// gained is a good one. A mild prior for the butterfly table, learnt
-    /// at every node with an evaluation instead of only at cut-offs. Both
-    /// evaluations carry the side-to-move bonus, so a move that changes
-    /// nothing else is marked down by twice that bonus's worth.
-    pub fn on_eval_change(&mut self, mover: Color, m: Move, before: i32, after: i32) {
-        let bonus =
-            (-EVAL_HISTORY_SCALE * (after + before)).clamp(-EVAL_HISTORY_MAX, EVAL_HISTORY_MAX);
+    /// The quiet move `m` of `mover` changed the static evaluation by
+    /// `swing` (the mover's evaluation before plus the opponent's after;
+    /// above zero when the mover lost ground): a move that left the mover
+    /// worse off than it stood is a poor move to try early next time, one
+    /// that gained is a good one. A mild prior for the butterfly table,
+    /// learnt at every node with an evaluation instead of only at
+    /// cut-offs. Both evaluations carry the side-to-move bonus, so a move
+    /// that changes nothing else is marked down by twice that bonus's worth.
+    pub fn on_eval_change(&mut self, mover: Color, m: Move, swing: i32) {
+        let bonus = (-EVAL_HISTORY_SCALE * swing).clamp(-EVAL_HISTORY_MAX, EVAL_HISTORY_MAX);
         let (from, to) = squares(m);
         gravity(&mut self.butterfly[mover as usize][from][to], bonus);
     }
@@ -331,17 +331,17 @@ mod tests {
         let moves = Chess::default().legal_moves();
         let ctx = Context::default();
         // White stood at +30; after its move Black stands at +50: White lost 80.
-        h.on_eval_change(Color::White, moves[0], 30, 50);
+        h.on_eval_change(Color::White, moves[0], 30 + 50);
         // White stood at +30; after its move Black stands at −60: White gained 30.
-        h.on_eval_change(Color::White, moves[1], 30, -60);
+        h.on_eval_change(Color::White, moves[1], 30 - 60);
         // An even trade of evaluations teaches nothing.
-        h.on_eval_change(Color::White, moves[2], 30, -30);
+        h.on_eval_change(Color::White, moves[2], 30 - 30);
         assert!(h.quiet(Color::White, moves[0], &ctx) < 0);
         assert!(h.quiet(Color::White, moves[1], &ctx) > 0);
         assert_eq!(h.quiet(Color::White, moves[2], &ctx), 0);
         // The other side's table is untouched, and a huge swing is capped.
         assert_eq!(h.quiet(Color::Black, moves[0], &ctx), 0);
-        h.on_eval_change(Color::Black, moves[3], 0, 5_000);
+        h.on_eval_change(Color::Black, moves[3], 5_000);
         assert!(h.quiet(Color::Black, moves[3], &ctx) >= -EVAL_HISTORY_MAX);
     }
 }

@@ -34,15 +34,30 @@ struct Window {
 /// The static picture of a node before its moves: the raw and corrected
 /// evaluations, the estimate pruning trusts (the corrected evaluation,
 /// sharpened by a table bound that lies beyond it), whether the side
-/// to move is doing better than two plies ago, and whether the opponent's
-/// last move made its own evaluation worse.
+/// to move is doing better than two plies ago, and what the opponent's
+/// last move did to the evaluation.
 #[derive(Clone, Copy)]
 struct Estimate {
     raw: i32,
     eval: i32,
     score: i32,
     improving: bool,
-    worsening: bool,
+    /// The opponent's evaluation before its move plus ours after it:
+    /// above zero when the move made things worse for the opponent
+    /// (`None` when either node was in check and has no evaluation).
+    /// Both evaluations carry the side-to-move bonus, so a move that
+    /// changes nothing else shows twice that bonus.
+    swing: Option<i32>,
+}
+
+impl Estimate {
+    /// Worsening: the opponent's move made things worse for it, so this
+    /// side's lead is likelier to be real. With the side-to-move bonus
+    /// counted on both sides, only an opponent's move that gained more
+    /// than twice that bonus is not worsening.
+    fn worsening(self) -> bool {
+        self.swing.is_some_and(|s| s > 0)
+    }
 }
 
 /// The kind of node the search expects (Knuth and Moore): on the
@@ -168,13 +183,10 @@ impl Searcher {
         let est = self.estimate(board, entry, in_check, ply);
         // What the opponent's quiet move did to the evaluation says how
         // good it was, before any search of it returns.
-        if let Some(m) = self.context[ply].last_quiet
-            && !in_check
+        if let (Some(m), Some(swing)) = (self.context[ply].last_quiet, est.swing)
             && excluded.is_none()
-            && self.evals[ply - 1] != -MATE
         {
-            self.history
-                .on_eval_change(!board.turn(), m, self.evals[ply - 1], est.eval);
+            self.history.on_eval_change(!board.turn(), m, swing);
         }
 
         // 7. Pruning before moves, at nodes expected to fail (non-PV).
@@ -442,20 +454,14 @@ impl Searcher {
                 2 | 3 => true,
                 _ => eval > self.evals[ply - 4] || self.evals[ply - 4] == -MATE,
             };
-        // Worsening: this side stands better than the opponent's own
-        // evaluation before its move said, so the opponent's move made
-        // things worse for it and this side's lead is likelier to be real.
-        // Both evaluations carry the side-to-move bonus, so a move that
-        // changes nothing else counts as worsening too: only an opponent's
-        // move that gained more than twice that bonus does not.
-        let worsening =
-            !in_check && ply >= 1 && self.evals[ply - 1] != -MATE && eval > -self.evals[ply - 1];
+        let swing = (!in_check && ply >= 1 && self.evals[ply - 1] != -MATE)
+            .then(|| eval + self.evals[ply - 1]);
         Estimate {
             raw,
             eval,
             score,
             improving,
-            worsening,
+            swing,
         }
     }
 
@@ -477,7 +483,7 @@ impl Searcher {
         if depth <= RFP_MAX_DEPTH
             && estimate < MATE_BOUND
             && estimate - RFP_MARGIN * (depth - i32::from(est.improving))
-                + RFP_WORSENING * i32::from(est.worsening)
+                + RFP_WORSENING * i32::from(est.worsening())
                 >= beta
         {
             return Some(estimate);
