@@ -387,7 +387,10 @@ fn a_thousand_go_stop_cycles() {
         }
     }
     e.send_bytes(script.as_bytes());
-    e.sync();
+    // A thousand searches take about a second on an idle machine and
+    // several times that when every core is busy: this wait is no timing
+    // test, only a bound against a hang.
+    e.sync_within(SECOND * 60);
     let mut count = e.log.iter().filter(|l| l.starts_with("bestmove")).count();
     while count < 1000 {
         e.expect("bestmove", SECOND * 10);

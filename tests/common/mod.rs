@@ -102,8 +102,14 @@ impl Engine {
 
     /// `isready` answered by `readyok` within a second.
     pub fn sync(&mut self) {
+        self.sync_within(Duration::from_secs(5));
+    }
+
+    /// The same, for a script long enough that answering it all can take
+    /// longer than `sync` waits on a busy machine.
+    pub fn sync_within(&mut self, timeout: Duration) {
         self.send("isready");
-        self.expect("readyok", Duration::from_secs(5));
+        self.expect("readyok", timeout);
     }
 
     /// The engine's resident memory in MB (Linux only).
