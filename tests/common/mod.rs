@@ -100,7 +100,7 @@ impl Engine {
             .unwrap()
     }
 
-    /// `isready` answered by `readyok` within a second.
+    /// `isready` answered by `readyok` within five seconds.
     pub fn sync(&mut self) {
         self.sync_within(Duration::from_secs(5));
     }
