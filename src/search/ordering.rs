@@ -20,7 +20,7 @@ use arrayvec::ArrayVec;
 use shakmaty::{Bitboard, Color, Move, MoveList, Position, Role, attacks};
 
 use super::history::{Context, History};
-use super::params::{SEE_VALUE, THREAT_MALUS};
+use super::params::{CAPTURE_SEE_DIVISOR, SEE_VALUE, THREAT_MALUS};
 use super::see::see_ge;
 use crate::board::Board;
 use crate::eval::terms::pawn_attacks;
@@ -171,7 +171,11 @@ impl<'a> MovePicker<'a> {
             let keys = History::quiet_keys(side, ctx);
             let score = |m: Move| {
                 if is_tactical(m) {
-                    let base = if see_ge(board.pos(), m, 0) {
+                    // A capture that has often refuted here may count as
+                    // good though it loses a little by SEE (a pinned or
+                    // overloaded defender); one that rarely did must win.
+                    let threshold = -history.capture(side, m) / CAPTURE_SEE_DIVISOR;
+                    let base = if see_ge(board.pos(), m, threshold) {
                         GOOD_CAPTURE
                     } else {
                         BAD_CAPTURE

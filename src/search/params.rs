@@ -11,6 +11,11 @@ pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
 /// than a pawn, and a king cannot move into an attack: both are 0.
 pub const THREAT_MALUS: [i32; 6] = [0, 8_192, 8_192, 12_288, 16_384, 0];
 
+/// A capture counts as good, and is ordered before the killers, when SEE
+/// says it gains at least −(capture history) / this: within ±256 cp for
+/// history within ±`HISTORY_MAX`.
+pub const CAPTURE_SEE_DIVISOR: i32 = 64;
+
 /// Aspiration: first half-width of the window around the last score.
 pub const ASPIRATION_DELTA: i32 = 25;
 /// Aspiration windows start at this depth; shallower iterations use the full window.
