@@ -3,7 +3,8 @@
 //! so a cut-off after the first few moves never pays for sorting the rest.
 //!
 //! Order: the transposition-table move, captures that do not lose material
-//! (by SEE, most valuable victim first, then capture history), the two
+//! by SEE, or lose less than their capture history vouches for (most
+//! valuable victim first, then capture history), the two
 //! killers, the countermove, quiet moves by butterfly, continuation and pawn
 //! history (less a malus for moving a piece where a cheaper enemy piece
 //! attacks it), losing captures last.
