@@ -281,6 +281,36 @@ mod tests {
     }
 
     #[test]
+    fn a_slightly_losing_capture_with_a_record_of_cut_offs_comes_first() {
+        // Nxd5 loses the knight for a pawn by SEE (the c6 pawn retakes):
+        // with no history it comes last, after every quiet move; once it
+        // has cut off often enough it is ordered with the good captures.
+        let board = Board::new(test_position("4k3/8/2p5/3p4/8/4N3/8/4K3 w - - 0 1"));
+        let moves = board.pos().legal_moves();
+        let capture = *moves.iter().find(|m| m.is_capture()).unwrap();
+        let ctx = Context::default();
+        let order_with = |history: &History| {
+            let mut list = board.pos().legal_moves();
+            let mut picker = MovePicker::new(&mut list, PackedMove::NONE);
+            std::iter::from_fn(|| picker.next_move(&board, history, 0, &ctx)).collect::<Vec<_>>()
+        };
+        let mut history = History::default();
+        assert_eq!(order_with(&history).last(), Some(&capture));
+        for _ in 0..40 {
+            history.on_capture_cutoff(Color::White, 10, Some(capture), &[]);
+        }
+        assert!(history.capture(Color::White, capture) >= 220 * CAPTURE_SEE_DIVISOR);
+        assert_eq!(order_with(&history).first(), Some(&capture));
+        // A capture that has only failed must win material: the same
+        // capture with a poor record stays last.
+        let mut history = History::default();
+        for _ in 0..40 {
+            history.on_capture_cutoff(Color::White, 10, None, &[capture]);
+        }
+        assert_eq!(order_with(&history).last(), Some(&capture));
+    }
+
+    #[test]
     fn quiet_move_into_a_cheaper_attacker_comes_after_safe_quiets() {
         // The knight on b1 may go to a3 or c3, both attacked by the black
         // pawn on b4, or to d2, which is safe; the rook on h1 may go to h4
