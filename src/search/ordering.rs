@@ -174,7 +174,8 @@ impl<'a> MovePicker<'a> {
                 if is_tactical(m) {
                     // A capture that has often refuted here may count as
                     // good though it loses a little by SEE (a pinned or
-                    // overloaded defender); one that rarely did must win.
+                    // overloaded defender); one that has often failed must
+                    // win material.
                     let threshold = -history.capture(side, m) / CAPTURE_SEE_DIVISOR;
                     let base = if see_ge(board.pos(), m, threshold) {
                         GOOD_CAPTURE
