@@ -32,12 +32,12 @@ const GOOD_CAPTURE: i32 = 1 << 28;
 const KILLER: i32 = 1 << 27;
 const BAD_CAPTURE: i32 = -(1 << 28);
 
-/// Most valuable victim first, capture history among equals.
+/// Most valuable victim first, capture history (`history`) among equals.
 #[inline]
-fn capture_score(m: Move, history: &History, side: Color) -> i32 {
+fn capture_score(m: Move, history: i32) -> i32 {
     let victim = m.capture().map_or(0, |r| SEE_VALUE[r as usize - 1]);
     let promo = m.promotion().map_or(0, |r| SEE_VALUE[r as usize - 1]);
-    16 * (victim + promo) + history.capture(side, m) / 16
+    16 * (victim + promo) + history / 16
 }
 
 /// Most valuable victim, least valuable attacker.
@@ -176,13 +176,13 @@ impl<'a> MovePicker<'a> {
                     // good though it loses a little by SEE (a pinned or
                     // overloaded defender); one that has often failed must
                     // win material.
-                    let threshold = -history.capture(side, m) / CAPTURE_SEE_DIVISOR;
-                    let base = if see_ge(board.pos(), m, threshold) {
+                    let record = history.capture(side, m);
+                    let base = if see_ge(board.pos(), m, -record / CAPTURE_SEE_DIVISOR) {
                         GOOD_CAPTURE
                     } else {
                         BAD_CAPTURE
                     };
-                    base + capture_score(m, history, side)
+                    base + capture_score(m, record)
                 } else if killers[0] == Some(m) {
                     KILLER + 2
                 } else if killers[1] == Some(m) {
