@@ -260,11 +260,15 @@ mod tests {
 
     /// The order in which a fresh picker (no history) hands out the moves.
     fn order(board: &Board, tt_move: PackedMove) -> Vec<Move> {
+        order_with(board, tt_move, &History::default())
+    }
+
+    /// The order in which a picker hands out the moves with `history`.
+    fn order_with(board: &Board, tt_move: PackedMove, history: &History) -> Vec<Move> {
         let mut list = board.pos().legal_moves();
         let mut picker = MovePicker::new(&mut list, tt_move);
-        let history = History::default();
         let ctx = Context::default();
-        std::iter::from_fn(|| picker.next_move(board, &history, 0, &ctx)).collect()
+        std::iter::from_fn(|| picker.next_move(board, history, 0, &ctx)).collect()
     }
 
     #[test]
@@ -287,28 +291,24 @@ mod tests {
         // with no history it comes last, after every quiet move; once it
         // has cut off often enough it is ordered with the good captures.
         let board = Board::new(test_position("4k3/8/2p5/3p4/8/4N3/8/4K3 w - - 0 1"));
-        let moves = board.pos().legal_moves();
-        let capture = *moves.iter().find(|m| m.is_capture()).unwrap();
-        let ctx = Context::default();
-        let order_with = |history: &History| {
-            let mut list = board.pos().legal_moves();
-            let mut picker = MovePicker::new(&mut list, PackedMove::NONE);
-            std::iter::from_fn(|| picker.next_move(&board, history, 0, &ctx)).collect::<Vec<_>>()
-        };
+        let capture = *order(&board, PackedMove::NONE).last().unwrap();
+        assert!(capture.is_capture(), "{capture}");
         let mut history = History::default();
-        assert_eq!(order_with(&history).last(), Some(&capture));
         for _ in 0..40 {
             history.on_capture_cutoff(Color::White, 10, Some(capture), &[]);
         }
         assert!(history.capture(Color::White, capture) >= 220 * CAPTURE_SEE_DIVISOR);
-        assert_eq!(order_with(&history).first(), Some(&capture));
+        assert_eq!(order_with(&board, PackedMove::NONE, &history)[0], capture);
         // A capture that has only failed must win material: the same
         // capture with a poor record stays last.
         let mut history = History::default();
         for _ in 0..40 {
             history.on_capture_cutoff(Color::White, 10, None, &[capture]);
         }
-        assert_eq!(order_with(&history).last(), Some(&capture));
+        assert_eq!(
+            order_with(&board, PackedMove::NONE, &history).last(),
+            Some(&capture)
+        );
     }
 
     #[test]
