@@ -219,6 +219,9 @@ pub struct Searcher {
     evals: [i32; MAX_PLY + 2],
     /// The move a singular-extension search leaves out, by ply.
     excluded: [Option<Move>; MAX_PLY + 2],
+    /// Null moves are off below the root up to this ply, while a null
+    /// move's cut-off is being verified (0: no verification under way).
+    nmp_min_ply: usize,
     /// Double extensions on the path to each ply, to bound the search's growth.
     doubles: [u8; MAX_PLY + 2],
     /// The moves that led to each ply, for continuation history.
@@ -259,6 +262,7 @@ impl Searcher {
                 .collect(),
             evals: [0; MAX_PLY + 2],
             excluded: [None; MAX_PLY + 2],
+            nmp_min_ply: 0,
             doubles: [0; MAX_PLY + 2],
             context: [Context::default(); MAX_PLY + 2],
             lmr: lmr_table(),
@@ -524,6 +528,7 @@ impl Searcher {
         self.nulls.clear();
         self.context = [Context::default(); MAX_PLY + 2];
         self.excluded = [None; MAX_PLY + 2];
+        self.nmp_min_ply = 0;
         self.doubles = [0; MAX_PLY + 2];
         self.history.clear_killers();
         for line in &mut self.pv {
@@ -771,6 +776,21 @@ mod tests {
         // Without that history the same position is lost.
         let fresh = search("6k1/8/8/8/8/8/8/3QK3 b - - 3 2", &[], 5);
         assert!(fresh.score < -500, "{}", fresh.score);
+    }
+
+    #[test]
+    fn a_deep_null_move_cut_off_is_verified_against_zugzwang() {
+        // ZPTS.12 of epd/zugts.epd: after Ba4 Black, a queen up, has only
+        // moves that lose, so passing is what Black would like most. Deep
+        // in the tree an unverified null move lets Black pass and hides
+        // the win; without the verification this depth finds Bd7 and 0.
+        let fen = "4B3/8/p7/k2N4/7p/K6p/PP5P/2q5 w - - 0 1";
+        let out = search(fen, &[], 18);
+        let best = out
+            .best
+            .map(|m| crate::board::uci_move(m, shakmaty::CastlingMode::Standard));
+        assert_eq!(best.as_deref(), Some("e8a4"));
+        assert!(out.score > 100, "{}", out.score);
     }
 
     #[test]

@@ -11,10 +11,10 @@ use super::params::{
     DEEPER_MARGIN, DEEPER_MARGIN_PER_PLY, DOUBLE_EXTENSION_MARGIN, DOUBLE_EXTENSION_MAX,
     FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, HISTORY_PRUNE_DEPTH, HISTORY_PRUNE_MARGIN,
     IIR_MIN_DEPTH, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_LOSING_CAPTURE, LMR_MIN_DEPTH, NMP_BASE,
-    NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_MIN_DEPTH, PROBCUT_MARGIN, PROBCUT_MIN_DEPTH,
-    PROBCUT_REDUCTION, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, RFP_WORSENING,
-    SEE_CAPTURE_MARGIN, SEE_CHECK_MARGIN, SEE_MAX_DEPTH, SEE_QUIET_MARGIN, SHALLOWER_MARGIN,
-    SINGULAR_MIN_DEPTH, SINGULAR_TT_DEPTH_MARGIN, lmp_limit,
+    NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_MIN_DEPTH, NMP_VERIFY_DEPTH, PROBCUT_MARGIN,
+    PROBCUT_MIN_DEPTH, PROBCUT_REDUCTION, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH,
+    RFP_WORSENING, SEE_CAPTURE_MARGIN, SEE_CHECK_MARGIN, SEE_MAX_DEPTH, SEE_QUIET_MARGIN,
+    SHALLOWER_MARGIN, SINGULAR_MIN_DEPTH, SINGULAR_TT_DEPTH_MARGIN, lmp_limit,
 };
 use super::see::see_ge;
 use crate::board::Board;
@@ -501,6 +501,7 @@ impl Searcher {
             && estimate >= beta
             && est.eval >= beta
             && self.context[ply].prev.is_some()
+            && ply >= self.nmp_min_ply
             && has_pieces(board)
         {
             return self.null_move(board, beta, depth, estimate, ply);
@@ -700,7 +701,18 @@ impl Searcher {
             return None;
         }
         // A mate found after passing is not proved: report beta instead.
-        Some(if score >= MATE_BOUND { beta } else { score })
+        let score = if score >= MATE_BOUND { beta } else { score };
+        if depth < NMP_VERIFY_DEPTH || self.nmp_min_ply > 0 {
+            return Some(score);
+        }
+        // Deep enough for a zugzwang to cost a real game: prove the cut-off
+        // by moving, with null moves off for most of the proof (both
+        // sides, so neither can pass its way out of the zugzwang).
+        let reply_depth = depth - 1 - r;
+        self.nmp_min_ply = ply + (3 * reply_depth / 4) as usize;
+        let verified = self.search(board, beta - 1, beta, reply_depth, ply, Node::Cut);
+        self.nmp_min_ply = 0;
+        (!self.stopped && verified >= beta).then_some(score)
     }
 }
 
