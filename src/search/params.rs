@@ -79,8 +79,8 @@ pub const NMP_BASE: i32 = 3;
 pub const NMP_DEPTH_DIVISOR: i32 = 3;
 pub const NMP_EVAL_DIVISOR: i32 = 200;
 /// From this depth a null move that beats beta is verified (zugzwang):
-/// the node is searched again, no shallower than the null move's reply,
-/// with null moves off for the first three quarters of that search.
+/// the node is searched again at the depth of the null move's reply, with
+/// null moves off for the first three quarters of that search.
 pub const NMP_VERIFY_DEPTH: i32 = 12;
 /// Probcut, at nodes expected to cut: from this depth, a capture that
 /// beats beta by the margin in a search this many plies shallower cuts.

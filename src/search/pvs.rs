@@ -706,8 +706,12 @@ impl Searcher {
             return Some(score);
         }
         // Deep enough for a zugzwang to cost a real game: prove the cut-off
-        // by moving, with null moves off for most of the proof (both
-        // sides, so neither can pass its way out of the zugzwang).
+        // by moving, with null moves off for most of the proof (both sides,
+        // so neither can pass its way out of the zugzwang). The node's steps
+        // before the null move run again, as in the singular test. A reply
+        // of one ply (depth 12, beta beaten by 600 cp) leaves null moves on
+        // at the node itself: the proof is then the null move again, and is
+        // taken as it stands.
         let reply_depth = depth - 1 - r;
         self.nmp_min_ply = ply + (3 * reply_depth / 4) as usize;
         let verified = self.search(board, beta - 1, beta, reply_depth, ply, Node::Cut);
