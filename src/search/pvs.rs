@@ -690,11 +690,12 @@ impl Searcher {
         let child = board.null_move()?;
         let r =
             NMP_BASE + depth / NMP_DEPTH_DIVISOR + ((estimate - beta) / NMP_EVAL_DIVISOR).min(3);
+        let reply_depth = depth - 1 - r;
         self.keys.push(child.key());
         self.nulls.push(self.keys.len() - 1);
         self.context[ply + 1] = Context::default();
         self.doubles[ply + 1] = self.doubles[ply];
-        let score = -self.search(&child, -beta, -beta + 1, depth - 1 - r, ply + 1, Node::All);
+        let score = -self.search(&child, -beta, -beta + 1, reply_depth, ply + 1, Node::All);
         self.nulls.pop();
         self.keys.pop();
         if self.stopped || score < beta {
@@ -708,11 +709,11 @@ impl Searcher {
         // Deep enough for a zugzwang to cost a real game: prove the cut-off
         // by moving, with null moves off for most of the proof (both sides,
         // so neither can pass its way out of the zugzwang). The node's steps
-        // before the null move run again, as in the singular test. A reply
+        // before the null move run again, the evaluation's lesson to the
+        // history included: it happens at few nodes, all deep. A reply
         // of one ply (depth 12, beta beaten by 600 cp) leaves null moves on
         // at the node itself: the proof is then the null move again, and is
         // taken as it stands.
-        let reply_depth = depth - 1 - r;
         self.nmp_min_ply = ply + (3 * reply_depth / 4) as usize;
         let verified = self.search(board, beta - 1, beta, reply_depth, ply, Node::Cut);
         self.nmp_min_ply = 0;
