@@ -40,14 +40,6 @@ fn capture_score(m: Move, history: i32) -> i32 {
     16 * (victim + promo) + history / 16
 }
 
-/// Most valuable victim, least valuable attacker.
-#[inline]
-fn mvv_lva(m: Move) -> i32 {
-    let victim = m.capture().map_or(0, |r| SEE_VALUE[r as usize - 1]);
-    let promo = m.promotion().map_or(0, |r| SEE_VALUE[r as usize - 1]);
-    (victim + promo) * 8 - m.role() as i32
-}
-
 /// Squares the opponent attacks with pieces cheaper than each of ours.
 struct Threats {
     /// Attacked by a pawn: unsafe for knights and bishops.
@@ -201,15 +193,23 @@ impl<'a> MovePicker<'a> {
     }
 
     /// Orders the captures and promotions of a quiescence node (`moves`
-    /// holds nothing else) by MVV-LVA.
-    pub fn tactical(moves: &'a mut MoveList, tt_move: PackedMove) -> MovePicker<'a> {
+    /// holds nothing else) as the main search orders its good captures:
+    /// most valuable victim first, then capture history, which knows
+    /// better than the attacker's value which of two captures of the
+    /// same piece refutes.
+    pub fn tactical(
+        moves: &'a mut MoveList,
+        tt_move: PackedMove,
+        history: &History,
+        side: Color,
+    ) -> MovePicker<'a> {
         debug_assert!(moves.iter().all(|&m| is_tactical(m)));
         let mut picker = MovePicker::unscored(moves);
         for &m in picker.moves.iter() {
             picker.scores.push(if tt_move.matches(m) {
                 TT_MOVE
             } else {
-                mvv_lva(m)
+                capture_score(m, history.capture(side, m))
             });
         }
         picker
