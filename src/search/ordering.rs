@@ -311,6 +311,42 @@ mod tests {
         );
     }
 
+    /// The order in which a quiescence picker hands out the captures.
+    fn tactical_order(board: &Board, history: &History) -> Vec<String> {
+        let mut list = crate::movegen::tactical_moves(board.pos());
+        let mut picker = MovePicker::tactical(&mut list, PackedMove::NONE, history, board.turn());
+        let ctx = Context::default();
+        std::iter::from_fn(|| picker.next_move(board, history, 0, &ctx))
+            .map(|m| m.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn quiescence_orders_by_victim_then_capture_history() {
+        // The knight on c3 can take the rook on b5 or the pawn on d5, and
+        // the queen can take the same pawn. The rook comes first whatever
+        // the history says; of the two pawn captures, the one with the
+        // better record comes next.
+        let board = Board::new(test_position("4k3/8/8/1r1p4/8/2N5/8/3QK3 w - - 0 1"));
+        for (favoured, other) in [("Qd1xd5", "Nc3xd5"), ("Nc3xd5", "Qd1xd5")] {
+            let mut history = History::default();
+            let m = board
+                .pos()
+                .legal_moves()
+                .into_iter()
+                .find(|m| m.to_string() == favoured)
+                .unwrap();
+            for _ in 0..40 {
+                history.on_capture_cutoff(Color::White, 10, Some(m), &[]);
+            }
+            assert_eq!(
+                tactical_order(&board, &history),
+                ["Nc3xb5", favoured, other],
+                "favouring {favoured}"
+            );
+        }
+    }
+
     #[test]
     fn quiet_move_into_a_cheaper_attacker_comes_after_safe_quiets() {
         // The knight on b1 may go to a3 or c3, both attacked by the black
