@@ -40,14 +40,6 @@ fn capture_score(m: Move, history: i32) -> i32 {
     16 * (victim + promo) + history / 16
 }
 
-/// Most valuable victim, least valuable attacker.
-#[inline]
-fn mvv_lva(m: Move) -> i32 {
-    let victim = m.capture().map_or(0, |r| SEE_VALUE[r as usize - 1]);
-    let promo = m.promotion().map_or(0, |r| SEE_VALUE[r as usize - 1]);
-    (victim + promo) * 8 - m.role() as i32
-}
-
 /// Squares the opponent attacks with pieces cheaper than each of ours.
 struct Threats {
     /// Attacked by a pawn: unsafe for knights and bishops.
@@ -201,15 +193,23 @@ impl<'a> MovePicker<'a> {
     }
 
     /// Orders the captures and promotions of a quiescence node (`moves`
-    /// holds nothing else) by MVV-LVA.
-    pub fn tactical(moves: &'a mut MoveList, tt_move: PackedMove) -> MovePicker<'a> {
+    /// holds nothing else) as the main search orders its good captures:
+    /// most valuable victim first, then capture history, which knows
+    /// better than the attacker's value which of two captures of the
+    /// same piece refutes.
+    pub fn tactical(
+        moves: &'a mut MoveList,
+        tt_move: PackedMove,
+        history: &History,
+        side: Color,
+    ) -> MovePicker<'a> {
         debug_assert!(moves.iter().all(|&m| is_tactical(m)));
         let mut picker = MovePicker::unscored(moves);
         for &m in picker.moves.iter() {
             picker.scores.push(if tt_move.matches(m) {
                 TT_MOVE
             } else {
-                mvv_lva(m)
+                capture_score(m, history.capture(side, m))
             });
         }
         picker
@@ -309,6 +309,42 @@ mod tests {
             order_with(&board, PackedMove::NONE, &history).last(),
             Some(&capture)
         );
+    }
+
+    /// The order in which a quiescence picker hands out the captures.
+    fn tactical_order(board: &Board, history: &History) -> Vec<String> {
+        let mut list = crate::movegen::tactical_moves(board.pos());
+        let mut picker = MovePicker::tactical(&mut list, PackedMove::NONE, history, board.turn());
+        let ctx = Context::default();
+        std::iter::from_fn(|| picker.next_move(board, history, 0, &ctx))
+            .map(|m| m.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn quiescence_orders_by_victim_then_capture_history() {
+        // The knight on c3 can take the rook on b5 or the pawn on d5, and
+        // the queen can take the same pawn. The rook comes first whatever
+        // the history says; of the two pawn captures, the one with the
+        // better record comes next.
+        let board = Board::new(test_position("4k3/8/8/1r1p4/8/2N5/8/3QK3 w - - 0 1"));
+        for (favoured, other) in [("Qd1xd5", "Nc3xd5"), ("Nc3xd5", "Qd1xd5")] {
+            let mut history = History::default();
+            let m = board
+                .pos()
+                .legal_moves()
+                .into_iter()
+                .find(|m| m.to_string() == favoured)
+                .unwrap();
+            for _ in 0..40 {
+                history.on_capture_cutoff(Color::White, 10, Some(m), &[]);
+            }
+            assert_eq!(
+                tactical_order(&board, &history),
+                ["Nc3xb5", favoured, other],
+                "favouring {favoured}"
+            );
+        }
     }
 
     #[test]

@@ -630,7 +630,7 @@ impl Searcher {
             return None;
         }
         let mut moves = tactical_moves(board.pos());
-        let mut picker = MovePicker::tactical(&mut moves, tt_move);
+        let mut picker = MovePicker::tactical(&mut moves, tt_move, &self.history, board.turn());
         let ctx = self.context[ply];
         while let Some(m) = picker.next_move(board, &self.history, ply, &ctx) {
             if !see_ge(board.pos(), m, raised - est.eval) {

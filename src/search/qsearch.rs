@@ -67,13 +67,13 @@ impl Searcher {
         let mut picker = if in_check {
             MovePicker::new(&mut moves, tt_move)
         } else {
-            MovePicker::tactical(&mut moves, tt_move)
+            MovePicker::tactical(&mut moves, tt_move, &self.history, board.turn())
         };
         // Evasions are ordered without continuation history (the
         // quiescence search records only the move into each node, for
         // correction history), but with this position's pawn-history
-        // slot. Captures out of check are scored by MVV-LVA and never
-        // read the context.
+        // slot. Captures out of check are scored by victim and capture
+        // history and never read the context.
         let ctx = Context {
             pawns: if in_check { pawn_slot(board) } else { 0 },
             ..Context::default()
