@@ -270,27 +270,25 @@ impl Engine {
     }
 
     /// Loads the Syzygy tables in `paths` (`:`-separated), or switches them
-    /// off when `paths` is empty. Returns (files, pieces) when loaded.
-    ///
-    /// # Errors
-    /// When no tables can be read; the tables are then off.
-    pub fn set_tablebases(&mut self, paths: &str) -> Result<Option<(usize, usize)>, String> {
+    /// off when `paths` is empty. Returns (files, pieces) when any loaded,
+    /// and what was wrong with the rest.
+    pub fn set_tablebases(&mut self, paths: &str) -> (Option<(usize, usize)>, Vec<String>) {
         self.stop();
         self.wait();
-        self.tablebases = None;
-        let loaded = if paths.trim().is_empty() {
-            Ok(None)
+        let (tables, problems) = if paths.trim().is_empty() {
+            (None, Vec::new())
         } else {
-            Tablebases::load(paths).map(|tb| {
-                let found = (tb.files(), tb.max_pieces());
-                self.tablebases = Some(Arc::new(tb));
-                Some(found)
-            })
+            Tablebases::load(paths)
         };
+        self.tablebases = tables.map(Arc::new);
         for s in &mut self.searchers {
             s.set_tablebases(self.tablebases.clone());
         }
-        loaded
+        let found = self
+            .tablebases
+            .as_ref()
+            .map(|tb| (tb.files(), tb.max_pieces()));
+        (found, problems)
     }
 
     /// Searches with `n` threads from the next `go` on.

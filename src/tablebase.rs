@@ -36,27 +36,30 @@ pub struct RootFilter {
 
 impl Tablebases {
     /// Loads every table found in the `:`-separated (`;` on Windows)
-    /// directories of `paths`.
-    ///
-    /// # Errors
-    /// When a directory cannot be read or holds no tables.
-    pub fn load(paths: &str) -> Result<Tablebases, String> {
+    /// directories of `paths`. A directory that cannot be read is named in
+    /// the problems and the others are still loaded: one stale entry in a
+    /// user's path must not switch off the tables that are there.
+    pub fn load(paths: &str) -> (Option<Tablebases>, Vec<String>) {
         let mut tables = Tablebase::new();
         let mut files = 0;
+        let mut problems = Vec::new();
         let separator = if cfg!(windows) { ';' } else { ':' };
         for dir in paths
             .split(separator)
             .map(str::trim)
             .filter(|d| !d.is_empty())
         {
-            files += tables
-                .add_directory(dir)
-                .map_err(|e| format!("cannot read tablebase directory '{dir}': {e}"))?;
+            match tables.add_directory(dir) {
+                Ok(0) => problems.push(format!("no Syzygy tables in '{dir}'")),
+                Ok(n) => files += n,
+                Err(e) => problems.push(format!("cannot read tablebase directory '{dir}': {e}")),
+            }
         }
         if files == 0 {
-            return Err(format!("no Syzygy tables found in '{paths}'"));
+            problems.push(format!("no Syzygy tables found in '{paths}'"));
+            return (None, problems);
         }
-        Ok(Tablebases { tables, files })
+        (Some(Tablebases { tables, files }), problems)
     }
 
     /// Table files loaded.
@@ -148,7 +151,9 @@ mod tests {
     use shakmaty_syzygy::Dtz;
 
     fn tables() -> Tablebases {
-        Tablebases::load(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/syzygy")).unwrap()
+        Tablebases::load(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/syzygy"))
+            .0
+            .unwrap()
     }
 
     use crate::board::test_position as pos;
@@ -158,14 +163,17 @@ mod tests {
         let tb = tables();
         assert_eq!(tb.max_pieces(), 4);
         assert!(tb.files() >= 12);
-        assert!(Tablebases::load("/nonexistent/dir").is_err());
-        assert!(Tablebases::load("").is_err());
-        let two = format!(
-            "{}:{}",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/tests/syzygy"),
-            concat!(env!("CARGO_MANIFEST_DIR"), "/epd")
-        );
-        assert_eq!(Tablebases::load(&two).unwrap().files(), tb.files());
+        assert!(Tablebases::load("/nonexistent/dir").0.is_none());
+        assert!(Tablebases::load("").0.is_none());
+        let good = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/syzygy");
+        let two = format!("{good}:{}", concat!(env!("CARGO_MANIFEST_DIR"), "/epd"));
+        let (loaded, problems) = Tablebases::load(&two);
+        assert_eq!(loaded.unwrap().files(), tb.files());
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        // A directory that is not there costs only itself.
+        let (loaded, problems) = Tablebases::load(&format!("/nonexistent:{good}"));
+        assert_eq!(loaded.map(|t| t.files()), Some(tb.files()));
+        assert!(problems[0].contains("/nonexistent"), "{problems:?}");
     }
 
     #[test]

@@ -102,14 +102,23 @@ pub fn is_tactical(m: Move) -> bool {
     m.is_capture() || m.is_promotion()
 }
 
+/// The most moves a move list holds.
+const MAX_MOVES: usize = capacity(std::marker::PhantomData::<MoveList>);
+
+const fn capacity<T, const N: usize>(_: std::marker::PhantomData<ArrayVec<T, N>>) -> usize {
+    N
+}
+
 /// Hands out the moves of one node best first.
 pub struct MovePicker<'a> {
     /// The caller's list, reordered in place (a move list is two
     /// kilobytes: moving it into the picker would copy all of it).
     moves: &'a mut MoveList,
     /// Scores of `moves`, index for index; only as long as the list, so
-    /// no node pays for clearing 256 slots.
-    scores: ArrayVec<i32, 256>,
+    /// no node pays for clearing every slot. As many as a move list holds:
+    /// legal positions have at most 218 moves, but a GUI may set up one
+    /// with more (270 in `kBQQQQQQ/BR5Q/…`), and the search must answer it.
+    scores: ArrayVec<i32, MAX_MOVES>,
     next: usize,
 }
 

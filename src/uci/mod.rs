@@ -22,7 +22,7 @@ use crate::search::skill::{MAX_ELO, Skill};
 use crate::time::TimeControl;
 use crate::{bench, perft};
 use options::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, Setting};
-use parse::{Command, Go, parse, shorten};
+use parse::{Command, Go, parse_guarded, shorten};
 
 const NAME: &str = concat!("Brudno ", env!("CARGO_PKG_VERSION"));
 const AUTHOR: &str = "the Brudno developers";
@@ -166,7 +166,7 @@ pub fn run() {
 impl Uci {
     /// Handles one line; `false` means quit.
     fn handle_line(&mut self, line: &str) -> bool {
-        let parsed = match parse(line) {
+        let parsed = match parse_guarded(line) {
             Ok(p) => p,
             Err(e) => {
                 self.out.info_string(&e);
@@ -320,12 +320,15 @@ impl Uci {
             Ok(Setting::Elo(elo)) => self.elo = elo,
             Ok(Setting::SyzygyPath(path)) => {
                 self.halt();
-                match self.engine.set_tablebases(&path) {
-                    Ok(Some((files, men))) => self
+                let (found, problems) = self.engine.set_tablebases(&path);
+                for p in problems {
+                    self.out.info_string(&p);
+                }
+                match found {
+                    Some((files, men)) => self
                         .out
                         .info_string(&format!("Syzygy: {files} table files, up to {men} pieces")),
-                    Ok(None) => self.out.info_string("Syzygy tables off"),
-                    Err(e) => self.out.info_string(&format!("{e}; Syzygy tables off")),
+                    None => self.out.info_string("Syzygy tables off"),
                 }
             }
             Ok(Setting::Chess960(on)) => {
@@ -431,6 +434,11 @@ fn parse_move(board: &Board, text: &str) -> Result<Move, String> {
         .map_err(|_| "illegal here".to_string())
 }
 
+/// The clock assumed for a `go` that asked for a clock but gave none that
+/// can be used for the side to move: short enough that no real game
+/// loses on time by it, long enough for a sound move.
+const SAFE_CLOCK_MS: u64 = 1000;
+
 /// Turns `go` parameters (and the `MultiPV` option) into a request for the
 /// side to move.
 fn request(board: &Board, go: &Go, multipv: usize) -> (Request, Vec<String>) {
@@ -456,14 +464,28 @@ fn request(board: &Board, go: &Go, multipv: usize) -> (Request, Vec<String>) {
         let mate_depth = clamp(n.saturating_mul(4).saturating_add(4));
         depth = Some(depth.map_or(mate_depth, |d| d.min(mate_depth)));
     }
+    let limited = go.movetime.is_some() || depth.is_some() || go.nodes.is_some();
+    let time = match time {
+        // The GUI meant to set a clock but gave none for the side to move
+        // (`go btime 1000` with White to move, `go wtime abc`): rather than
+        // think until a `stop` that will never come, play on a small clock.
+        None if go.clock_words && !go.infinite && !limited => {
+            warnings.push(format!(
+                "go: no usable clock for {}; thinking as if {} ms were left",
+                if white { "White (wtime)" } else { "Black (btime)" },
+                SAFE_CLOCK_MS
+            ));
+            Some(SAFE_CLOCK_MS)
+        }
+        time => time,
+    };
     let clock = TimeControl {
         time: time.map(Duration::from_millis),
         inc: Duration::from_millis(inc.unwrap_or(0)),
         movestogo: go.movestogo,
         movetime: go.movetime.map(Duration::from_millis),
     };
-    let limited =
-        clock.time.is_some() || clock.movetime.is_some() || depth.is_some() || go.nodes.is_some();
+    let limited = limited || clock.time.is_some();
     let request = Request {
         limits: Limits {
             depth,

@@ -59,6 +59,10 @@ pub struct Go {
     pub infinite: bool,
     pub ponder: bool,
     pub searchmoves: Vec<String>,
+    /// Whether the line spoke of the clock (`wtime`, `btime`, `winc`,
+    /// `binc`, `movestogo`), even with values that could not be read: such
+    /// a search must end on its own.
+    pub clock_words: bool,
 }
 
 /// A parsed line and the warnings it raised (parts ignored or corrected).
@@ -66,6 +70,46 @@ pub struct Go {
 pub struct Parsed {
     pub command: Command,
     pub warnings: Vec<String>,
+}
+
+/// Parses one line, whatever it holds: a panic inside the parser (the
+/// protocol crate unwraps numbers it cannot hold, as in `info depth 256`)
+/// becomes an error for the user instead of the end of the engine.
+///
+/// # Errors
+/// With a message for the user when the line is not a command.
+pub fn parse_guarded(line: &str) -> Result<Parsed, String> {
+    guarded(line, parse)
+}
+
+/// `read(line)`, with a panic in it turned into an error about the line.
+fn guarded<T>(line: &str, read: impl FnOnce(&str) -> Result<T, String>) -> Result<T, String> {
+    let caught = quietly(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read(line))));
+    caught.unwrap_or_else(|_| Err(format!("cannot read '{}'", shorten(line))))
+}
+
+thread_local! {
+    /// Set while a panic is expected and caught on this thread.
+    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with the panic message of this thread silenced: a caught
+/// panic in the parser is answered with an `info string`, and a report
+/// with a backtrace on stderr would only alarm the GUI's log.
+fn quietly<T>(f: impl FnOnce() -> T) -> T {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !QUIET.with(std::cell::Cell::get) {
+                default(info);
+            }
+        }));
+    });
+    QUIET.with(|q| q.set(true));
+    let result = f();
+    QUIET.with(|q| q.set(false));
+    result
 }
 
 /// Parses one line.
@@ -93,7 +137,19 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
         },
         "d" => Ok(plain(Command::Display)),
         "eval" => Ok(plain(Command::Eval)),
-        _ => parse_with_vampirc(line, &tokens),
+        // Only the commands vampirc reads for us reach it: it also parses
+        // what engines send (`info`, `option`, …) and panics on numbers
+        // there that do not fit its types.
+        _ => match first.to_ascii_lowercase().as_str() {
+            "uci" | "debug" | "isready" | "setoption" | "register" | "ucinewgame" | "stop"
+            | "ponderhit" | "quit" => parse_with_vampirc(line, &tokens),
+            "info" | "bestmove" | "id" | "option" | "uciok" | "readyok" | "copyprotection"
+            | "registration" => Err(format!(
+                "'{}' is what an engine sends, not a command: ignored",
+                shorten(line)
+            )),
+            _ => Err(format!("unknown command '{}'", shorten(line))),
+        },
     }
 }
 
@@ -165,6 +221,7 @@ const GO_NUMBERS: [&str; 9] = [
     "mate",
 ];
 const GO_FLAGS: [&str; 2] = ["infinite", "ponder"];
+const CLOCK_WORDS: [&str; 5] = ["wtime", "btime", "winc", "binc", "movestogo"];
 
 #[allow(clippy::too_many_lines)] // one arm per `go` parameter
 fn parse_go(tokens: &[&str]) -> Result<Parsed, String> {
@@ -181,6 +238,7 @@ fn parse_go(tokens: &[&str]) -> Result<Parsed, String> {
             exact.ponder |= key == "ponder";
             clean.push(key.into());
         } else if GO_NUMBERS.contains(&key) {
+            exact.clock_words |= CLOCK_WORDS.contains(&key);
             let Some(raw) = tokens.get(i) else {
                 warnings.push(format!("go: '{key}' has no value, ignored"));
                 continue;
@@ -223,9 +281,10 @@ fn parse_go(tokens: &[&str]) -> Result<Parsed, String> {
                     warnings.push(format!("go: '{m}' is not a move, ignored in searchmoves"));
                 }
             }
-            if !moves.is_empty() {
-                clean.push(format!("searchmoves {}", moves.join(" ")));
-            }
+            // Kept out of vampirc's sight: it refuses the whole line for
+            // one token it cannot read (`0000`), where the others drop only
+            // the bad move.
+            exact.searchmoves.extend(moves);
         } else {
             warnings.push(format!("go: unknown parameter '{}' ignored", shorten(key)));
         }
@@ -257,13 +316,7 @@ fn parse_go(tokens: &[&str]) -> Result<Parsed, String> {
         }
         Some(UciTimeControl::Ponder) | None => {}
     }
-    if let Some(UciSearchControl {
-        search_moves,
-        nodes,
-        ..
-    }) = search_control
-    {
-        go.searchmoves = search_moves.iter().map(ToString::to_string).collect();
+    if let Some(UciSearchControl { nodes, .. }) = search_control {
         go.nodes = nodes;
     }
     // The gaps: values vampirc truncates or drops.
@@ -273,6 +326,8 @@ fn parse_go(tokens: &[&str]) -> Result<Parsed, String> {
     go.mate = exact.mate;
     go.movestogo = exact.movestogo;
     go.nodes = exact.nodes.or(go.nodes);
+    go.searchmoves = exact.searchmoves;
+    go.clock_words = exact.clock_words;
     Ok(Parsed {
         command: Command::Go(go),
         warnings,
@@ -371,6 +426,9 @@ mod tests {
             ["e2e4", "d2d4"]
         );
         assert_eq!(go("go").depth, None);
+        // A null move is no root move, but it must not cost the others.
+        let g = go("go searchmoves 0000 e2e4 depth 3");
+        assert_eq!((g.searchmoves.as_slice(), g.depth), (&["0000", "e2e4"][..], Some(3)));
     }
 
     #[test]
@@ -444,5 +502,130 @@ mod tests {
                 value: None
             }
         );
+    }
+
+    #[test]
+    fn lines_an_engine_sends_are_refused_not_fatal() {
+        for line in [
+            "info depth 256",
+            "info seldepth 999",
+            "INFO depth 300",
+            "info score cp 1 depth 400",
+            "option name X type spin default 1 min 0 max 99999",
+            "bestmove e2e4 ponder e7e5",
+        ] {
+            let e = parse(line).unwrap_err();
+            assert!(e.contains("engine sends"), "{line}: {e}");
+        }
+        assert_eq!(parse("ISREADY").unwrap().command, Command::IsReady);
+    }
+
+    #[test]
+    fn a_panic_while_reading_becomes_an_error() {
+        let read = |_: &str| -> Result<(), String> { panic!("a parser bug") };
+        let e = guarded("go depth 3", read).unwrap_err();
+        assert!(e.contains("go depth 3"), "{e}");
+        // The silencing ends with the guard: later panics are reported.
+        assert!(!QUIET.with(std::cell::Cell::get));
+    }
+
+    mod properties {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        /// Numbers of every size, the ones that overflow a byte or a
+        /// 64-bit word above all, and some that are not numbers.
+        fn number() -> impl Strategy<Value = String> {
+            prop_oneof![
+                any::<u8>().prop_map(|n| n.to_string()),
+                any::<u64>().prop_map(|n| n.to_string()),
+                any::<i64>().prop_map(|n| n.to_string()),
+                (255u32..100_000).prop_map(|n| n.to_string()),
+                "[0-9]{19,40}",
+                "-[0-9]{1,30}",
+                "[a-z0-9.+-]{1,6}",
+            ]
+        }
+
+        fn word() -> impl Strategy<Value = String> {
+            prop_oneof![
+                Just("go".to_string()), Just("position".into()), Just("startpos".into()),
+                Just("fen".into()), Just("moves".into()), Just("setoption".into()),
+                Just("name".into()), Just("value".into()), Just("info".into()),
+                Just("depth".into()), Just("seldepth".into()), Just("multipv".into()),
+                Just("score".into()), Just("cp".into()), Just("mate".into()),
+                Just("nodes".into()), Just("wtime".into()), Just("btime".into()),
+                Just("winc".into()), Just("binc".into()), Just("movestogo".into()),
+                Just("movetime".into()), Just("infinite".into()), Just("ponder".into()),
+                Just("searchmoves".into()), Just("perft".into()), Just("bench".into()),
+                Just("option".into()), Just("type".into()), Just("spin".into()),
+                Just("default".into()), Just("min".into()), Just("max".into()),
+                Just("bestmove".into()), Just("id".into()), Just("e2e4".into()),
+                Just("0000".into()), Just("a7a8q".into()), Just("pv".into()),
+                Just("hashfull".into()), Just("nps".into()), Just("tbhits".into()),
+                Just("currmove".into()), Just("currmovenumber".into()),
+                Just("lowerbound".into()), Just("upperbound".into()), Just("wdl".into()),
+                Just("register".into()), Just("later".into()), Just("debug".into()),
+                Just("on".into()), Just("uci".into()), Just("isready".into()),
+                Just("stop".into()), Just("INFO".into()), Just("Go".into()),
+                number(),
+                "[ -~]{1,12}",
+            ]
+        }
+
+        /// Lines shaped like commands and like engine output, with
+        /// numbers of any size where numbers go.
+        fn grammar_line() -> impl Strategy<Value = String> {
+            prop::collection::vec(word(), 0..24).prop_map(|w| w.join(" "))
+        }
+
+        fn engine_line() -> impl Strategy<Value = String> {
+            let field = prop_oneof![
+                "depth", "seldepth", "multipv", "nodes", "nps", "time", "hashfull", "tbhits",
+                "currmovenumber", "score cp", "score mate",
+            ];
+            (
+                prop_oneof!["info", "INFO", "Info", "option name Hash type spin default"],
+                prop::collection::vec((field, number()), 1..8),
+            )
+                .prop_map(|(head, fields)| {
+                    let body: Vec<String> =
+                        fields.into_iter().map(|(f, n)| format!("{f} {n}")).collect();
+                    format!("{head} {}", body.join(" "))
+                })
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(4000))]
+
+            // `parse` itself, not the guard: a panic here is a bug of ours
+            // or a line still handed to a parser that can panic.
+            #[test]
+            fn no_line_of_any_bytes_panics(line in "\\PC{0,200}") {
+                let _ = parse(&line);
+            }
+
+            #[test]
+            fn no_command_shaped_line_panics(line in grammar_line()) {
+                let _ = parse(&line);
+            }
+
+            #[test]
+            fn engine_output_is_refused_without_panic(line in engine_line()) {
+                prop_assert!(parse(&line).is_err());
+            }
+
+            #[test]
+            fn go_with_any_numbers_is_read(
+                params in prop::collection::vec(
+                    (prop::sample::select(&GO_NUMBERS[..]), number()), 0..10)
+            ) {
+                let line = params
+                    .iter()
+                    .fold("go".to_string(), |l, (k, n)| format!("{l} {k} {n}"));
+                let parsed = parse(&line);
+                prop_assert!(parsed.is_ok(), "{}: {:?}", line, parsed.err());
+            }
+        }
     }
 }

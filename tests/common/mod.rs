@@ -20,8 +20,11 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// Starts the engine built with the tests, or the binary named by
+    /// `BRUDNO_BIN` (to show that a test fails on an older build).
     pub fn spawn() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_brudno"))
+        let bin = std::env::var("BRUDNO_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_brudno").into());
+        let mut child = Command::new(bin)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
