@@ -472,7 +472,11 @@ fn request(board: &Board, go: &Go, multipv: usize) -> (Request, Vec<String>) {
         None if go.clock_words && !go.infinite && !limited => {
             warnings.push(format!(
                 "go: no usable clock for {}; thinking as if {} ms were left",
-                if white { "White (wtime)" } else { "Black (btime)" },
+                if white {
+                    "White (wtime)"
+                } else {
+                    "Black (btime)"
+                },
                 SAFE_CLOCK_MS
             ));
             Some(SAFE_CLOCK_MS)

@@ -428,7 +428,10 @@ mod tests {
         assert_eq!(go("go").depth, None);
         // A null move is no root move, but it must not cost the others.
         let g = go("go searchmoves 0000 e2e4 depth 3");
-        assert_eq!((g.searchmoves.as_slice(), g.depth), (&["0000", "e2e4"][..], Some(3)));
+        assert_eq!(
+            (g.searchmoves.as_slice(), g.depth),
+            (&["0000", "e2e4"][..], Some(3))
+        );
     }
 
     #[test]
@@ -549,25 +552,62 @@ mod tests {
 
         fn word() -> impl Strategy<Value = String> {
             prop_oneof![
-                Just("go".to_string()), Just("position".into()), Just("startpos".into()),
-                Just("fen".into()), Just("moves".into()), Just("setoption".into()),
-                Just("name".into()), Just("value".into()), Just("info".into()),
-                Just("depth".into()), Just("seldepth".into()), Just("multipv".into()),
-                Just("score".into()), Just("cp".into()), Just("mate".into()),
-                Just("nodes".into()), Just("wtime".into()), Just("btime".into()),
-                Just("winc".into()), Just("binc".into()), Just("movestogo".into()),
-                Just("movetime".into()), Just("infinite".into()), Just("ponder".into()),
-                Just("searchmoves".into()), Just("perft".into()), Just("bench".into()),
-                Just("option".into()), Just("type".into()), Just("spin".into()),
-                Just("default".into()), Just("min".into()), Just("max".into()),
-                Just("bestmove".into()), Just("id".into()), Just("e2e4".into()),
-                Just("0000".into()), Just("a7a8q".into()), Just("pv".into()),
-                Just("hashfull".into()), Just("nps".into()), Just("tbhits".into()),
-                Just("currmove".into()), Just("currmovenumber".into()),
-                Just("lowerbound".into()), Just("upperbound".into()), Just("wdl".into()),
-                Just("register".into()), Just("later".into()), Just("debug".into()),
-                Just("on".into()), Just("uci".into()), Just("isready".into()),
-                Just("stop".into()), Just("INFO".into()), Just("Go".into()),
+                Just("go".to_string()),
+                Just("position".into()),
+                Just("startpos".into()),
+                Just("fen".into()),
+                Just("moves".into()),
+                Just("setoption".into()),
+                Just("name".into()),
+                Just("value".into()),
+                Just("info".into()),
+                Just("depth".into()),
+                Just("seldepth".into()),
+                Just("multipv".into()),
+                Just("score".into()),
+                Just("cp".into()),
+                Just("mate".into()),
+                Just("nodes".into()),
+                Just("wtime".into()),
+                Just("btime".into()),
+                Just("winc".into()),
+                Just("binc".into()),
+                Just("movestogo".into()),
+                Just("movetime".into()),
+                Just("infinite".into()),
+                Just("ponder".into()),
+                Just("searchmoves".into()),
+                Just("perft".into()),
+                Just("bench".into()),
+                Just("option".into()),
+                Just("type".into()),
+                Just("spin".into()),
+                Just("default".into()),
+                Just("min".into()),
+                Just("max".into()),
+                Just("bestmove".into()),
+                Just("id".into()),
+                Just("e2e4".into()),
+                Just("0000".into()),
+                Just("a7a8q".into()),
+                Just("pv".into()),
+                Just("hashfull".into()),
+                Just("nps".into()),
+                Just("tbhits".into()),
+                Just("currmove".into()),
+                Just("currmovenumber".into()),
+                Just("lowerbound".into()),
+                Just("upperbound".into()),
+                Just("wdl".into()),
+                Just("register".into()),
+                Just("later".into()),
+                Just("debug".into()),
+                Just("on".into()),
+                Just("uci".into()),
+                Just("isready".into()),
+                Just("stop".into()),
+                Just("INFO".into()),
+                Just("Go".into()),
                 number(),
                 "[ -~]{1,12}",
             ]
@@ -581,16 +621,27 @@ mod tests {
 
         fn engine_line() -> impl Strategy<Value = String> {
             let field = prop_oneof![
-                "depth", "seldepth", "multipv", "nodes", "nps", "time", "hashfull", "tbhits",
-                "currmovenumber", "score cp", "score mate",
+                "depth",
+                "seldepth",
+                "multipv",
+                "nodes",
+                "nps",
+                "time",
+                "hashfull",
+                "tbhits",
+                "currmovenumber",
+                "score cp",
+                "score mate",
             ];
             (
                 prop_oneof!["info", "INFO", "Info", "option name Hash type spin default"],
                 prop::collection::vec((field, number()), 1..8),
             )
                 .prop_map(|(head, fields)| {
-                    let body: Vec<String> =
-                        fields.into_iter().map(|(f, n)| format!("{f} {n}")).collect();
+                    let body: Vec<String> = fields
+                        .into_iter()
+                        .map(|(f, n)| format!("{f} {n}"))
+                        .collect();
                     format!("{head} {}", body.join(" "))
                 })
         }

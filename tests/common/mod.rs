@@ -23,7 +23,8 @@ impl Engine {
     /// Starts the engine built with the tests, or the binary named by
     /// `BRUDNO_BIN` (to show that a test fails on an older build).
     pub fn spawn() -> Engine {
-        let bin = std::env::var("BRUDNO_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_brudno").into());
+        let bin =
+            std::env::var("BRUDNO_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_brudno").into());
         let mut child = Command::new(bin)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -142,6 +143,24 @@ impl Engine {
             std::thread::sleep(Duration::from_millis(10));
         }
         false
+    }
+
+    /// No `bestmove` arrives during `d` (other lines may).
+    pub fn silent_for_bestmove(&mut self, d: Duration) -> bool {
+        let deadline = Instant::now() + d;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let best = line.starts_with("bestmove");
+                    self.log.push(line);
+                    if best {
+                        return false;
+                    }
+                }
+                Err(_) => return true,
+            }
+        }
     }
 
     /// No line arrives during `d`.

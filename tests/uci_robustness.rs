@@ -1,0 +1,138 @@
+//! Inputs from buggy or hostile GUIs that once killed the engine or left
+//! the GUI waiting for a `bestmove` that never came. Each test talks to the
+//! binary as a GUI would.
+
+mod common;
+
+use common::{Engine, SECOND, is_legal, position};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Position, PositionError};
+
+/// Lines shaped like engine output, with numbers too big for the protocol
+/// crate's types, are refused with an `info string`: the engine lives on.
+#[test]
+fn engine_output_with_huge_numbers_does_not_kill_the_engine() {
+    let mut e = Engine::spawn();
+    for line in [
+        "info depth 256",
+        "info seldepth 999",
+        "INFO depth 300",
+        "info score cp 1 depth 400",
+        "option name Hash type spin default 1 min 1 max 99999999999999999999",
+        "junk info depth 300",
+    ] {
+        e.send(line);
+        let said = e.expect("info string", 5 * SECOND);
+        assert!(
+            said.contains("ignored") || said.contains("unknown"),
+            "{said}"
+        );
+        e.sync();
+    }
+    e.send("position startpos moves e2e4");
+    e.send("go depth 3");
+    let best = e.bestmove(10 * SECOND);
+    assert!(is_legal(&position(None, &["e2e4"]), &best), "{best}");
+}
+
+/// A position set up with more legal moves than any game can reach (270
+/// here) is accepted, so it must be searched and answered.
+#[test]
+fn a_position_with_270_legal_moves_is_answered() {
+    let fen = "kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1";
+    let pos: Chess = fen
+        .parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .or_else(PositionError::ignore_too_much_material)
+        .unwrap();
+    assert_eq!(pos.legal_moves().len(), 270);
+    let mut e = Engine::spawn();
+    e.send(&format!("position fen {fen}"));
+    for go in ["go depth 1", "go depth 4", "go movetime 300"] {
+        e.send(go);
+        let best = e.bestmove(10 * SECOND);
+        assert!(is_legal(&pos, &best), "{go}: {best}");
+    }
+}
+
+/// `0000` among the `searchmoves` is dropped with a warning, like any
+/// other token that is no legal move, and the search runs on the rest.
+#[test]
+fn a_null_move_in_searchmoves_costs_only_itself() {
+    let mut e = Engine::spawn();
+    e.send("position startpos");
+    e.send("go searchmoves 0000 e2e4 depth 3");
+    let lines = e.read_until(10 * SECOND, |l| l.starts_with("bestmove"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string") && l.contains("0000")),
+        "{lines:?}"
+    );
+    assert_eq!(
+        lines.last().unwrap().split_whitespace().nth(1),
+        Some("e2e4")
+    );
+}
+
+/// A `go` that speaks of the clock but gives none that can be used for the
+/// side to move ends on its own, and says what it assumed; a bare `go` and
+/// `go infinite` still wait for `stop`.
+#[test]
+fn a_go_with_clock_words_but_no_usable_clock_ends_by_itself() {
+    let mut e = Engine::spawn();
+    for (position, go) in [
+        ("position startpos", "go wtime abc btime 1000"),
+        ("position startpos", "go btime 1000 binc 10"),
+        ("position startpos moves e2e4", "go wtime 1000 winc 10"),
+        ("position startpos", "go movestogo 10"),
+    ] {
+        e.send(position);
+        e.send(go);
+        let lines = e.read_until(10 * SECOND, |l| l.starts_with("bestmove"));
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string") && l.contains("no usable clock")),
+            "{go}: {lines:?}"
+        );
+    }
+    e.send("position startpos");
+    for go in ["go", "go infinite"] {
+        e.send(go);
+        assert!(e.silent_for_bestmove(SECOND * 2), "{go} ended by itself");
+        e.send("stop");
+        e.bestmove(5 * SECOND);
+    }
+}
+
+/// One directory of `SyzygyPath` that cannot be read is named, and the
+/// tables in the others are still used.
+#[test]
+fn a_bad_syzygy_directory_costs_only_itself() {
+    let good = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/syzygy");
+    let mut e = Engine::spawn();
+    e.send(&format!(
+        "setoption name SyzygyPath value /nonexistent:{good}"
+    ));
+    let lines = e.read_until(5 * SECOND, |l| l.starts_with("info string Syzygy"));
+    assert!(
+        lines.iter().any(|l| l.contains("/nonexistent")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.last().unwrap().contains("up to 4 pieces"),
+        "{lines:?}"
+    );
+    // And they answer: KQ v K is a table win.
+    e.send("position fen 8/8/8/8/8/2k5/8/KQ6 w - - 0 1");
+    e.send("go depth 2");
+    let lines = e.read_until(10 * SECOND, |l| l.starts_with("bestmove"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains(" tbhits ") && !l.contains(" tbhits 0 ")),
+        "{lines:?}"
+    );
+}
