@@ -1,28 +1,21 @@
-//! The engine: owns the search thread, the shared transposition table and
+//! The engine: owns the search threads, the shared transposition table and
 //! the clock, and starts and stops searches. It knows no text formats: the
 //! front end gives it positions and limits and receives [`Event`]s.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::Sender;
 
 use crate::board::Board;
-use crate::search::{Control, Iteration, Limits, Outcome, Searcher};
+use crate::search::{Control, Limits};
 use crate::tablebase::Tablebases;
+use crate::threads::{Job, Pool};
 use crate::time::{Budget, Clock, TimeControl, allocate};
 use crate::tt::Tt;
 
-/// What a search tells the front end.
-#[derive(Debug)]
-pub enum Event {
-    /// An iteration finished.
-    Iteration(Iteration),
-    /// The search ended; the best move is ready.
-    Done(Outcome),
-}
+pub use crate::threads::Event;
 
 /// Everything a `go` asks for.
 #[derive(Clone, Debug, Default)]
@@ -37,73 +30,15 @@ pub struct Request {
 
 pub struct Engine {
     tt: Arc<Tt>,
-    /// One search state per thread (the main thread's first), kept between
-    /// searches; lent to the search thread while it runs.
-    searchers: Vec<Searcher>,
-    thread: Option<JoinHandle<Vec<Searcher>>>,
+    /// The search threads, parked between searches.
+    pool: Pool,
     control: Option<Arc<Control>>,
     /// The budget a ponder search will use from `ponderhit` on.
     ponder_budget: Option<Budget>,
     clock: Clock,
-    events: Sender<Event>,
     /// Time lost between our `bestmove` and the GUI stopping our clock.
     pub move_overhead: Duration,
-    threads_wanted: usize,
     tablebases: Option<Arc<Tablebases>>,
-}
-
-/// Deep searches recurse deeply; give every search thread room.
-const SEARCH_STACK: usize = 64 << 20;
-
-/// Runs the main search on this thread and the helpers beside it (Lazy
-/// SMP: all share the table, each keeps its own histories), stops the
-/// helpers when the main search ends and picks the move to play.
-fn run_threads(
-    searchers: &mut [Searcher],
-    board: &Board,
-    keys: &[u64],
-    limits: Limits,
-    control: &Arc<Control>,
-    events: &Sender<Event>,
-) -> Outcome {
-    let (main, helpers) = searchers.split_first_mut().expect("at least one searcher");
-    // MultiPV lines and a weaker level's choice come from the main thread.
-    let own_choice = limits.multipv > 1 || limits.skill.is_some();
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = helpers
-            .iter_mut()
-            .map(|h| {
-                let limits = Limits {
-                    multipv: 1,
-                    ..limits.clone()
-                };
-                let control = control.clone();
-                std::thread::Builder::new()
-                    .name("helper".into())
-                    .stack_size(SEARCH_STACK)
-                    .spawn_scoped(scope, move || {
-                        h.think(board, keys, limits, control, &mut |_| {})
-                    })
-                    .expect("cannot start a helper thread")
-            })
-            .collect();
-        let mut report = |it: &Iteration| {
-            let _ = events.send(Event::Iteration(it.clone()));
-        };
-        let mut outcome = main.think(board, keys, limits, control.clone(), &mut report);
-        control.stop.store(true, Relaxed);
-        let others: Vec<Outcome> = handles.into_iter().filter_map(|h| h.join().ok()).collect();
-        outcome.nodes = control.nodes.load(Relaxed).max(outcome.nodes);
-        if !own_choice
-            && outcome.vote(others)
-            && let Some(mut line) = outcome.line.clone()
-        {
-            line.nodes = outcome.nodes;
-            line.elapsed = control.start.elapsed();
-            report(&line);
-        }
-        outcome
-    })
 }
 
 impl Engine {
@@ -112,15 +47,12 @@ impl Engine {
     pub fn new(hash_mb: usize, events: Sender<Event>) -> Result<Engine, String> {
         let tt = Arc::new(Tt::new(hash_mb)?);
         Ok(Engine {
-            searchers: vec![Searcher::new(tt.clone())],
+            pool: Pool::new(tt.clone(), events),
             tt,
-            thread: None,
             control: None,
             ponder_budget: None,
             clock: Clock::start(),
-            events,
             move_overhead: Duration::from_millis(30),
-            threads_wanted: 1,
             tablebases: None,
         })
     }
@@ -133,7 +65,6 @@ impl Engine {
         self.wait();
         let budget = allocate(&request.clock, self.move_overhead);
         let timed = !request.infinite && !request.ponder;
-        let threads = self.searchers.len();
         let control = Arc::new(
             Control::new(
                 start,
@@ -143,33 +74,19 @@ impl Engine {
                     None
                 },
             )
-            .with_threads(threads),
+            .with_threads(self.pool.len()),
         );
         if let Some(b) = budget.filter(|_| timed) {
             self.clock.arm(start + b.hard, control.stop.clone());
         }
         self.ponder_budget = if request.ponder { budget } else { None };
         self.control = Some(control.clone());
-
-        let mut searchers = std::mem::take(&mut self.searchers);
-        let events = self.events.clone();
-        let thread = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(SEARCH_STACK)
-            .spawn(move || {
-                let outcome = run_threads(
-                    &mut searchers,
-                    &board,
-                    &keys,
-                    request.limits,
-                    &control,
-                    &events,
-                );
-                let _ = events.send(Event::Done(outcome));
-                searchers
-            })
-            .expect("cannot start the search thread");
-        self.thread = Some(thread);
+        self.pool.search(&Job {
+            board,
+            keys: keys.into(),
+            limits: request.limits,
+            control,
+        });
     }
 
     /// The opponent played the move we pondered on: from now on the search
@@ -195,17 +112,9 @@ impl Engine {
         }
     }
 
-    /// Waits for the search thread to finish and takes the search state back.
+    /// Waits for the search to finish (its threads park again).
     pub fn wait(&mut self) {
-        if let Some(t) = self.thread.take() {
-            if let Ok(s) = t.join() {
-                self.searchers = s;
-            } else {
-                // A search that panicked loses its tables, not the engine.
-                self.searchers.clear();
-                self.set_threads(self.threads_wanted);
-            }
-        }
+        self.pool.wait();
         self.clock.disarm();
         self.control = None;
     }
@@ -215,9 +124,7 @@ impl Engine {
         self.stop();
         self.wait();
         self.fresh_table();
-        for s in &mut self.searchers {
-            s.clear();
-        }
+        self.pool.clear();
     }
 
     /// Forgets the table only.
@@ -260,9 +167,7 @@ impl Engine {
 
     fn install(&mut self, tt: Tt) {
         let old = std::mem::replace(&mut self.tt, Arc::new(tt));
-        for s in &mut self.searchers {
-            s.set_tt(self.tt.clone());
-        }
+        self.pool.set_tt(&self.tt);
         // Returning gigabytes to the system takes a while; not on our time.
         if old.size_mb() >= 256 {
             std::thread::spawn(move || drop(old));
@@ -281,9 +186,7 @@ impl Engine {
             Tablebases::load(paths)
         };
         self.tablebases = tables.map(Arc::new);
-        for s in &mut self.searchers {
-            s.set_tablebases(self.tablebases.clone());
-        }
+        self.pool.set_tablebases(self.tablebases.as_ref());
         let found = self
             .tablebases
             .as_ref()
@@ -295,15 +198,7 @@ impl Engine {
     pub fn set_threads(&mut self, n: usize) {
         self.stop();
         self.wait();
-        let n = n.max(1);
-        self.threads_wanted = n;
-        self.searchers.truncate(n);
-        while self.searchers.len() < n {
-            let id = self.searchers.len();
-            let mut s = Searcher::helper(self.tt.clone(), id);
-            s.set_tablebases(self.tablebases.clone());
-            self.searchers.push(s);
-        }
+        self.pool.resize(n.max(1));
     }
 }
 

@@ -14,6 +14,7 @@ mod perft;
 mod score;
 mod search;
 mod tablebase;
+mod threads;
 mod time;
 mod tt;
 mod tune;

@@ -291,6 +291,14 @@ impl Searcher {
         self.tt.clear();
     }
 
+    /// Starts afresh, keeping only the tables it shares: after a search
+    /// that panicked, nothing it left half-written is trusted.
+    pub fn reset(&mut self) {
+        let tablebases = self.tablebases.take();
+        *self = Searcher::helper(self.tt.clone(), self.id);
+        self.tablebases = tablebases;
+    }
+
     /// Forgets the ordering tables (new game).
     pub fn clear(&mut self) {
         self.history.clear();

@@ -428,10 +428,8 @@ mod tests {
         assert_eq!(go("go").depth, None);
         // A null move is no root move, but it must not cost the others.
         let g = go("go searchmoves 0000 e2e4 depth 3");
-        assert_eq!(
-            (g.searchmoves.as_slice(), g.depth),
-            (&["0000", "e2e4"][..], Some(3))
-        );
+        assert_eq!(g.searchmoves, ["0000", "e2e4"]);
+        assert_eq!(g.depth, Some(3));
     }
 
     #[test]
