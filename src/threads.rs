@@ -111,6 +111,7 @@ impl Pool {
                 finished: self.finished.0.clone(),
             });
             let helper_out = self.outcomes.0.clone();
+            let spare = id >= cores();
             let handle = std::thread::Builder::new()
                 .name(if id == 0 {
                     "search".into()
@@ -118,7 +119,12 @@ impl Pool {
                     format!("helper {id}")
                 })
                 .stack_size(SEARCH_STACK)
-                .spawn(move || work(searcher, &rx, main.as_ref(), &helper_out))
+                .spawn(move || {
+                    if spare {
+                        yield_to_others();
+                    }
+                    work(searcher, &rx, main.as_ref(), &helper_out);
+                })
                 .expect("cannot start a search thread");
             self.workers.push(Worker { orders: tx, handle });
         }
@@ -216,6 +222,32 @@ fn work(
         }
     }
 }
+
+/// The machine's cores, as the system reports them.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// Puts this thread in the idle scheduling class, which runs only when
+/// nothing else wants the core. A helper beyond the machine's cores adds
+/// no speed, only turns: the scheduler shares the cores fairly, so with
+/// 256 threads on two cores the thread that reads `stop` or `isready`
+/// waited 100–400 ms for its turn (and still about 100 ms with the spare
+/// helpers at nice 19). Any other thread that wakes preempts an idle-class
+/// one at once. Up to one thread a core nothing changes.
+#[cfg(target_os = "linux")]
+fn yield_to_others() {
+    let param = libc::sched_param { sched_priority: 0 };
+    // SAFETY: `param` is a valid `sched_param` that outlives the call, which
+    // only reads it; pid 0 names the calling thread. Any thread may move
+    // itself to SCHED_IDLE, and a failure (-1) leaves it as it was.
+    unsafe {
+        libc::sched_setscheduler(0, libc::SCHED_IDLE, &raw const param);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn yield_to_others() {}
 
 /// Runs `f` on the searcher; a panic in it costs the searcher's tables
 /// (rebuilt empty) and the search's result, never the thread or the
