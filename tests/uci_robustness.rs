@@ -136,3 +136,81 @@ fn a_bad_syzygy_directory_costs_only_itself() {
         "{lines:?}"
     );
 }
+
+/// The first move of the last line with a `pv` for `multipv` line 1 (or
+/// without `multipv`), and, for each line, the first move last shown.
+fn last_lines(lines: &[String]) -> (Option<String>, std::collections::BTreeMap<usize, String>) {
+    let mut by_line = std::collections::BTreeMap::new();
+    let mut first = None;
+    for l in lines
+        .iter()
+        .filter(|l| l.starts_with("info") && l.contains(" pv "))
+    {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        let after = |key: &str| {
+            words
+                .iter()
+                .position(|w| *w == key)
+                .and_then(|i| words.get(i + 1))
+        };
+        let k = after("multipv").map_or(1, |k| k.parse().unwrap());
+        let m = after("pv").unwrap().to_string();
+        if k == 1 {
+            first = Some(m.clone());
+        }
+        by_line.insert(k, m);
+    }
+    (first, by_line)
+}
+
+/// Searches cut short at all sorts of moments, by the clock or by `stop`,
+/// alone and with helpers: the last PV shown always begins with the move
+/// played (fastchess warns otherwise).
+#[test]
+fn the_last_pv_begins_with_the_move_played() {
+    let positions = [
+        "position startpos",
+        "position fen r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9",
+        "position fen 2r3k1/pp3ppp/4p3/3pP3/1b1P4/1P3N2/P4PPP/2R3K1 w - - 0 1",
+        "position fen r1b1k2r/ppppnppp/2n2q2/2b5/3NP3/2P1B3/PP3PPP/RN1QKB1R w KQkq - 0 1",
+    ];
+    let mut e = Engine::spawn();
+    for threads in [1, 3] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        for (i, position) in positions.iter().enumerate() {
+            for movetime in [7, 23, 61, 149] {
+                e.send("ucinewgame");
+                e.send(position);
+                e.send(&format!("go movetime {}", movetime + i));
+                let lines = e.read_until(10 * SECOND, |l| l.starts_with("bestmove"));
+                let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+                let (shown, _) = last_lines(&lines);
+                if let Some(shown) = shown {
+                    assert_eq!(shown, best, "{position} movetime {movetime}: {lines:?}");
+                }
+            }
+        }
+    }
+}
+
+/// MultiPV searches stopped at any moment: the lines shown last are
+/// different moves, and line 1 is the move played.
+#[test]
+fn multipv_lines_stopped_mid_search_are_distinct() {
+    let mut e = Engine::spawn();
+    e.send("setoption name MultiPV value 3");
+    for wait in [5u64, 20, 45, 90, 150, 300, 500, 800] {
+        e.send("ucinewgame");
+        e.send("position startpos");
+        e.sync();
+        e.send("go infinite");
+        std::thread::sleep(std::time::Duration::from_millis(wait));
+        e.send("stop");
+        let lines = e.read_until(10 * SECOND, |l| l.starts_with("bestmove"));
+        let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+        let (first, by_line) = last_lines(&lines);
+        let moves: std::collections::BTreeSet<&String> = by_line.values().collect();
+        assert_eq!(moves.len(), by_line.len(), "after {wait} ms: {lines:?}");
+        assert_eq!(first.as_deref(), Some(best), "after {wait} ms: {lines:?}");
+    }
+}

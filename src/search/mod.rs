@@ -230,6 +230,8 @@ pub struct Searcher {
     root_moves: Vec<Move>,
     /// Root moves already shown as better lines in this iteration (MultiPV).
     shown: Vec<Move>,
+    /// The MultiPV lines shown last, best first.
+    lines: Vec<Iteration>,
     /// Nodes spent below each root move in the current iteration.
     root_nodes: Vec<(Move, u64)>,
     nodes: u64,
@@ -268,6 +270,7 @@ impl Searcher {
             lmr: lmr_table(),
             root_moves: Vec::new(),
             shown: Vec::new(),
+            lines: Vec::new(),
             root_nodes: Vec::new(),
             nodes: 0,
             seldepth: 0,
@@ -317,6 +320,16 @@ impl Searcher {
         report: &mut dyn FnMut(&Iteration),
     ) -> Outcome {
         self.prepare(board, game_keys, limits, control);
+        // The first move of the last line shown (line 1 at MultiPV), which
+        // must be the move played: GUIs and tournament managers show the
+        // last PV as the engine's plan.
+        let shown_first = std::cell::Cell::new(None);
+        let report = &mut |it: &Iteration| {
+            if it.multipv.is_none_or(|k| k == 1) {
+                shown_first.set(it.pv.first().copied());
+            }
+            report(it);
+        };
         let mut outcome = Outcome {
             best: self.fallback_move(board),
             ..Outcome::default()
@@ -403,7 +416,59 @@ impl Searcher {
         if outcome.ponder.is_none() {
             outcome.ponder = outcome.best.and_then(|m| self.ponder_from_tt(board, m));
         }
+        if let Some(best) = outcome.best
+            && outcome.line.is_some()
+            && shown_first.get() != Some(best)
+        {
+            self.show_move_played(best, &mut outcome, report);
+        }
         outcome
+    }
+
+    /// The move to play is not the one the last line shown begins with: a
+    /// stopped iteration found a better root move, or a weaker level chose
+    /// another line. Show a line that begins with it (scored as the last
+    /// finished iteration, or as the chosen line), so the last PV a GUI
+    /// sees is the move played; at MultiPV the other lines follow it.
+    fn show_move_played(
+        &mut self,
+        best: Move,
+        outcome: &mut Outcome,
+        report: &mut dyn FnMut(&Iteration),
+    ) {
+        let mut line = self.iteration(outcome.depth.max(1), outcome.score, None, 1);
+        if line.pv.first() != Some(&best) {
+            line.pv = std::iter::once(best).chain(outcome.ponder).collect();
+        }
+        outcome.line = Some(line.clone());
+        if self.id != 0 {
+            return;
+        }
+        if self.limits.multipv > 1 {
+            let mut lines = vec![(line.score, line)];
+            self.fill_lines(&mut lines, self.limits.multipv);
+            for (k, (_, line)) in lines.iter_mut().enumerate() {
+                line.multipv = Some(k + 1);
+                report(line);
+            }
+            self.lines = lines.into_iter().map(|(_, l)| l).collect();
+        } else {
+            report(&line);
+        }
+    }
+
+    /// Fills `lines` up to `k` with the lines shown last whose moves are
+    /// not among them yet: an iteration stopped part-way leaves the other
+    /// lines as they were, and no move is shown twice.
+    fn fill_lines(&self, lines: &mut Vec<(i32, Iteration)>, k: usize) {
+        for old in &self.lines {
+            if lines.len() >= k {
+                break;
+            }
+            if !lines.iter().any(|(_, l)| l.pv.first() == old.pv.first()) {
+                lines.push((old.score, old.clone()));
+            }
+        }
     }
 
     /// `UCI_LimitStrength`: maybe play one of the other lines instead of
@@ -474,6 +539,9 @@ impl Searcher {
             self.shown.extend(self.pv[0].first());
         }
         self.shown.clear();
+        if found.len() < scores.len() {
+            self.fill_lines(&mut found, scores.len());
+        }
         // Stable: lines of equal score keep the order they were found in.
         found.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
         let (nodes, elapsed) = (self.total_nodes(), self.control.start.elapsed());
@@ -486,6 +554,11 @@ impl Searcher {
                 report(line);
             }
         }
+        self.lines = found
+            .iter()
+            .take(self.limits.multipv)
+            .map(|(_, l)| l.clone())
+            .collect();
         let top = found.swap_remove(0);
         self.pv[0].clone_from(&top.1.pv);
         top
@@ -539,6 +612,7 @@ impl Searcher {
         self.nmp_min_ply = 0;
         self.doubles = [0; MAX_PLY + 2];
         self.history.clear_killers();
+        self.lines.clear();
         for line in &mut self.pv {
             line.clear();
         }
