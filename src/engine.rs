@@ -39,6 +39,9 @@ pub struct Engine {
     /// Time lost between our `bestmove` and the GUI stopping our clock.
     pub move_overhead: Duration,
     tablebases: Option<Arc<Tablebases>>,
+    /// `SyzygyProbeDepth` and `Syzygy50MoveRule`, for these tables and
+    /// any loaded later.
+    tb_rules: (i32, bool),
 }
 
 impl Engine {
@@ -54,6 +57,7 @@ impl Engine {
             clock: Clock::start(),
             move_overhead: Duration::from_millis(30),
             tablebases: None,
+            tb_rules: (1, true),
         })
     }
 
@@ -186,12 +190,32 @@ impl Engine {
             Tablebases::load(paths)
         };
         self.tablebases = tables.map(Arc::new);
+        self.set_tablebase_rules(self.tb_rules.0, self.tb_rules.1);
         self.pool.set_tablebases(self.tablebases.as_ref());
         let found = self
             .tablebases
             .as_ref()
             .map(|tb| (tb.files(), tb.max_pieces()));
         (found, problems)
+    }
+
+    /// `SyzygyProbeDepth`.
+    pub fn set_probe_depth(&mut self, depth: i32) {
+        self.set_tablebase_rules(depth, self.tb_rules.1);
+    }
+
+    /// `Syzygy50MoveRule`.
+    pub fn set_fifty_move_rule(&mut self, on: bool) {
+        self.set_tablebase_rules(self.tb_rules.0, on);
+    }
+
+    fn set_tablebase_rules(&mut self, probe_depth: i32, fifty_move_rule: bool) {
+        self.stop();
+        self.wait();
+        self.tb_rules = (probe_depth, fifty_move_rule);
+        if let Some(tb) = &self.tablebases {
+            tb.set_rules(probe_depth, fifty_move_rule);
+        }
     }
 
     /// Searches with `n` threads from the next `go` on.

@@ -2,15 +2,22 @@
 //! the search and DTZ at the root, so won endings are converted within the
 //! fifty-move rule and drawn ones are held.
 
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering::Relaxed};
+
 use shakmaty::{Chess, Move, Position};
 use shakmaty_syzygy::{AmbiguousWdl, Tablebase, Wdl};
 
 use crate::score::{DRAW, MAX_PLY, TB_WIN};
 
-/// The loaded tables.
+/// The loaded tables, and how the search uses them.
 pub struct Tablebases {
     tables: Tablebase<Chess>,
     files: usize,
+    /// `SyzygyProbeDepth`: the search probes only at this depth or more.
+    probe_depth: AtomicI32,
+    /// `Syzygy50MoveRule`: whether wins and losses that the fifty-move
+    /// rule spoils count as draws.
+    fifty_move_rule: AtomicBool,
 }
 
 impl std::fmt::Debug for Tablebases {
@@ -59,7 +66,25 @@ impl Tablebases {
             problems.push(format!("no Syzygy tables found in '{paths}'"));
             return (None, problems);
         }
-        (Some(Tablebases { tables, files }), problems)
+        let tables = Tablebases {
+            tables,
+            files,
+            probe_depth: AtomicI32::new(1),
+            fifty_move_rule: AtomicBool::new(true),
+        };
+        (Some(tables), problems)
+    }
+
+    /// Sets `SyzygyProbeDepth` and `Syzygy50MoveRule`.
+    pub fn set_rules(&self, probe_depth: i32, fifty_move_rule: bool) {
+        self.probe_depth.store(probe_depth, Relaxed);
+        self.fifty_move_rule.store(fifty_move_rule, Relaxed);
+    }
+
+    /// The shallowest depth at which the search probes.
+    #[inline]
+    pub fn probe_depth(&self) -> i32 {
+        self.probe_depth.load(Relaxed)
     }
 
     /// Table files loaded.
@@ -90,11 +115,15 @@ impl Tablebases {
 
     /// WDL of `pos` as a search score at `ply`: wins and losses just inside
     /// the mate scores, so shorter ways to them rank first; the fifty-move
-    /// rule turns cursed wins and blessed losses into draws.
-    pub fn score(wdl: Wdl, ply: usize) -> i32 {
+    /// rule, unless switched off, turns cursed wins and blessed losses into
+    /// draws.
+    pub fn score(&self, wdl: Wdl, ply: usize) -> i32 {
+        let fifty = self.fifty_move_rule.load(Relaxed);
         match wdl {
             Wdl::Win => TB_WIN - ply as i32,
+            Wdl::CursedWin if !fifty => TB_WIN - ply as i32,
             Wdl::Loss => -(TB_WIN - ply as i32),
+            Wdl::BlessedLoss if !fifty => -(TB_WIN - ply as i32),
             _ => DRAW,
         }
     }
@@ -115,7 +144,7 @@ impl Tablebases {
             AmbiguousWdl::MaybeLoss | AmbiguousWdl::BlessedLoss => Wdl::BlessedLoss,
             AmbiguousWdl::Draw => Wdl::Draw,
         })?;
-        let score = Tablebases::score(wdl, 0);
+        let score = self.score(wdl, 0);
         if score != DRAW {
             let (best, _) = self.tables.best_move(pos).ok()??;
             return Some(RootFilter {
@@ -174,6 +203,17 @@ mod tests {
         let (loaded, problems) = Tablebases::load(&format!("/nonexistent:{good}"));
         assert_eq!(loaded.map(|t| t.files()), Some(tb.files()));
         assert!(problems[0].contains("/nonexistent"), "{problems:?}");
+    }
+
+    #[test]
+    fn the_fifty_move_rule_can_be_switched_off() {
+        let tb = tables();
+        assert_eq!(tb.score(Wdl::CursedWin, 3), DRAW);
+        assert_eq!(tb.score(Wdl::BlessedLoss, 3), DRAW);
+        tb.set_rules(1, false);
+        assert_eq!(tb.score(Wdl::CursedWin, 3), TB_WIN - 3);
+        assert_eq!(tb.score(Wdl::BlessedLoss, 3), -(TB_WIN - 3));
+        assert_eq!(tb.score(Wdl::Draw, 3), DRAW);
     }
 
     #[test]

@@ -214,3 +214,56 @@ fn multipv_lines_stopped_mid_search_are_distinct() {
         assert_eq!(first.as_deref(), Some(best), "after {wait} ms: {lines:?}");
     }
 }
+
+/// The options users know from Stockfish are declared as Stockfish
+/// declares them, so GUIs and python-chess read them, and they work.
+#[test]
+fn stockfish_options_are_declared_and_work() {
+    let mut e = Engine::spawn();
+    e.send("uci");
+    let lines = e.read_until(5 * SECOND, |l| l == "uciok");
+    for declared in [
+        "option name Skill Level type spin default 20 min 0 max 20",
+        "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+        "option name Syzygy50MoveRule type check default true",
+        "option name UCI_AnalyseMode type check default false",
+    ] {
+        assert!(lines.iter().any(|l| l == declared), "{declared}: {lines:?}");
+    }
+    let nodes = |lines: &[String]| -> u64 {
+        let last = lines.iter().rev().find(|l| l.contains(" nodes ")).unwrap();
+        let words: Vec<&str> = last.split_whitespace().collect();
+        let i = words.iter().position(|w| *w == "nodes").unwrap();
+        words[i + 1].parse().unwrap()
+    };
+    // Skill Level 0 searches as UCI_Elo 1200 does: a thousand nodes or so.
+    e.send("setoption name Skill Level value 0");
+    e.send("setoption name UCI_AnalyseMode value true");
+    e.send("position startpos");
+    e.send("go movetime 1000");
+    let weak = nodes(&e.read_until(10 * SECOND, |l| l.starts_with("bestmove")));
+    assert!(weak <= 1_500, "{weak}");
+    e.send("setoption name Skill Level value 20");
+    e.send("go movetime 300");
+    let full = nodes(&e.read_until(10 * SECOND, |l| l.starts_with("bestmove")));
+    assert!(full > 10 * weak, "{full} {weak}");
+    // SyzygyProbeDepth beyond the search's depth leaves only the root's probe.
+    let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/syzygy");
+    e.send(&format!("setoption name SyzygyPath value {tables}"));
+    e.expect("info string Syzygy", 5 * SECOND);
+    let tbhits = |e: &mut Engine| -> u64 {
+        e.send("ucinewgame");
+        e.send("position fen 8/8/3kb3/8/8/8/R3K3/8 w - - 0 1");
+        e.send("go depth 6");
+        let lines = e.read_until(10 * SECOND, |l| l.starts_with("bestmove"));
+        let last = lines.iter().rev().find(|l| l.contains(" tbhits ")).unwrap();
+        let words: Vec<&str> = last.split_whitespace().collect();
+        let i = words.iter().position(|w| *w == "tbhits").unwrap();
+        words[i + 1].parse().unwrap()
+    };
+    assert!(tbhits(&mut e) > 1);
+    e.send("setoption name SyzygyProbeDepth value 100");
+    assert_eq!(tbhits(&mut e), 1);
+    e.send("setoption name Syzygy50MoveRule value false");
+    e.sync();
+}

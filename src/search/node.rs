@@ -14,7 +14,6 @@ use super::ordering::is_tactical;
 use super::params::{FIFTY_MOVE_SCALE_PLIES, STOP_CHECK_INTERVAL, TB_DEPTH_BONUS};
 use crate::board::{Board, FIFTY_MOVE_PLIES};
 use crate::score::{DRAW, MATE, MAX_PLY, from_tt, is_mate, to_tt};
-use crate::tablebase::Tablebases;
 use crate::tt::{Bound, Entry, PackedMove};
 
 /// Whether a stored bound lets `score` stand for the window (`alpha`, `beta`).
@@ -157,9 +156,12 @@ impl Searcher {
         beta: i32,
     ) -> Option<i32> {
         let tb = self.tablebases.as_ref()?;
+        if depth < tb.probe_depth() {
+            return None;
+        }
         let wdl = tb.probe_wdl(board.pos())?;
         self.control.tbhits.fetch_add(1, Relaxed);
-        let score = Tablebases::score(wdl, ply);
+        let score = tb.score(wdl, ply);
         let bound = match score.cmp(&DRAW) {
             std::cmp::Ordering::Greater => Bound::Lower,
             std::cmp::Ordering::Less => Bound::Upper,

@@ -29,6 +29,14 @@ pub struct Skill {
     pub temperature: f64,
 }
 
+/// The `UCI_Elo` that `Skill Level` `level` (0 to 19) stands for: the
+/// ladder from `MIN_ELO` to `MAX_ELO` in twenty equal steps of 70, so level
+/// 0 plays as `UCI_Elo` 1200, 10 as 1900 and 19 as 2530. Level 20 and
+/// above is full strength (`None`).
+pub fn elo_for_level(level: u32) -> Option<u32> {
+    (level < 20).then(|| MIN_ELO + level * (MAX_ELO - MIN_ELO) / 20)
+}
+
 impl Skill {
     /// The level for `elo` (clamped to the range).
     pub fn from_elo(elo: u32) -> Skill {
@@ -90,6 +98,14 @@ impl Skill {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn skill_levels_climb_the_elo_ladder() {
+        assert_eq!(elo_for_level(0), Some(MIN_ELO));
+        assert_eq!(elo_for_level(10), Some(1900));
+        assert_eq!(elo_for_level(19), Some(2530));
+        assert_eq!(elo_for_level(20), None);
+    }
     use shakmaty::{Chess, Position};
 
     #[test]

@@ -18,7 +18,7 @@ use crate::board::Board;
 use crate::engine::{Engine, Event, Request};
 use crate::eval;
 use crate::search::Limits;
-use crate::search::skill::{MAX_ELO, Skill};
+use crate::search::skill::{MAX_ELO, Skill, elo_for_level};
 use crate::time::TimeControl;
 use crate::{bench, perft};
 use options::{DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD_MS, Setting};
@@ -115,6 +115,9 @@ struct Uci {
     /// `UCI_Elo` when `UCI_LimitStrength` is on.
     limit_strength: bool,
     elo: u32,
+    /// `Skill Level`: a weaker level when below 20 and `UCI_LimitStrength`
+    /// is off (`UCI_LimitStrength` and `UCI_Elo` take precedence).
+    skill_level: u32,
 }
 
 /// Runs the UCI loop until `quit` or the end of input.
@@ -142,6 +145,7 @@ pub fn run() {
         show_wdl: false,
         limit_strength: false,
         elo: MAX_ELO,
+        skill_level: options::MAX_SKILL_LEVEL,
     };
     uci.engine.move_overhead = Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS);
     loop {
@@ -284,6 +288,8 @@ impl Uci {
         let (mut request, warnings) = request(&self.board, go, self.multipv);
         if self.limit_strength {
             request.limits.skill = Some(Skill::from_elo(self.elo));
+        } else if let Some(elo) = elo_for_level(self.skill_level) {
+            request.limits.skill = Some(Skill::from_elo(elo));
         }
         for w in warnings {
             self.out.info_string(&w);
@@ -318,6 +324,15 @@ impl Uci {
             Ok(Setting::ShowWdl(on)) => self.show_wdl = on,
             Ok(Setting::LimitStrength(on)) => self.limit_strength = on,
             Ok(Setting::Elo(elo)) => self.elo = elo,
+            Ok(Setting::SkillLevel(level)) => self.skill_level = level,
+            Ok(Setting::SyzygyProbeDepth(depth)) => {
+                self.halt();
+                self.engine.set_probe_depth(depth);
+            }
+            Ok(Setting::Syzygy50MoveRule(on)) => {
+                self.halt();
+                self.engine.set_fifty_move_rule(on);
+            }
             Ok(Setting::SyzygyPath(path)) => {
                 self.halt();
                 let (found, problems) = self.engine.set_tablebases(&path);
@@ -342,7 +357,9 @@ impl Uci {
                 self.halt();
                 self.engine.set_threads(n);
             }
-            Ok(Setting::Ponder(_)) => {}
+            // Accepted for the GUIs that send them: pondering needs no
+            // preparation, and analysis and play search alike.
+            Ok(Setting::Ponder(_) | Setting::AnalyseMode(_)) => {}
             Err(e) => self.out.info_string(&e),
         }
     }

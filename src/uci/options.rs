@@ -22,7 +22,15 @@ pub enum Setting {
     ShowWdl(bool),
     LimitStrength(bool),
     Elo(u32),
+    SkillLevel(u32),
+    SyzygyProbeDepth(i32),
+    Syzygy50MoveRule(bool),
+    AnalyseMode(bool),
 }
+
+/// `Skill Level` at full strength (and the default).
+pub const MAX_SKILL_LEVEL: u32 = 20;
+pub const MAX_SYZYGY_PROBE_DEPTH: u64 = 100;
 
 /// The `option …` lines sent after `uci`.
 pub fn declarations() -> Vec<String> {
@@ -40,6 +48,14 @@ pub fn declarations() -> Vec<String> {
         "option name UCI_ShowWDL type check default false".into(),
         "option name UCI_LimitStrength type check default false".into(),
         format!("option name UCI_Elo type spin default {MAX_ELO} min {MIN_ELO} max {MAX_ELO}"),
+        format!(
+            "option name Skill Level type spin default {MAX_SKILL_LEVEL} min 0 max {MAX_SKILL_LEVEL}"
+        ),
+        format!(
+            "option name SyzygyProbeDepth type spin default 1 min 1 max {MAX_SYZYGY_PROBE_DEPTH}"
+        ),
+        "option name Syzygy50MoveRule type check default true".into(),
+        "option name UCI_AnalyseMode type check default false".into(),
     ]
 }
 
@@ -101,6 +117,18 @@ pub fn parse_setting(name: &str, value: Option<&str>) -> Result<Setting, String>
         Ok(Setting::Elo(
             spin("UCI_Elo", value, u64::from(MIN_ELO), u64::from(MAX_ELO))? as u32,
         ))
+    } else if is("Skill Level") {
+        Ok(Setting::SkillLevel(
+            spin("Skill Level", value, 0, u64::from(MAX_SKILL_LEVEL))? as u32,
+        ))
+    } else if is("SyzygyProbeDepth") {
+        Ok(Setting::SyzygyProbeDepth(
+            spin("SyzygyProbeDepth", value, 1, MAX_SYZYGY_PROBE_DEPTH)? as i32,
+        ))
+    } else if is("Syzygy50MoveRule") {
+        check("Syzygy50MoveRule", value).map(Setting::Syzygy50MoveRule)
+    } else if is("UCI_AnalyseMode") {
+        check("UCI_AnalyseMode", value).map(Setting::AnalyseMode)
     } else if is("UCI_ShowWDL") {
         check("UCI_ShowWDL", value).map(Setting::ShowWdl)
     } else if is("SyzygyPath") {
@@ -136,5 +164,19 @@ mod tests {
         assert_eq!(parse_setting("Threads", Some("4")), Ok(Setting::Threads(4)));
         assert!(parse_setting("Threads", Some("257")).is_err());
         assert!(parse_setting("Threads", Some("0")).is_err());
+        assert_eq!(
+            parse_setting("skill level", Some("7")),
+            Ok(Setting::SkillLevel(7))
+        );
+        assert!(parse_setting("Skill Level", Some("21")).is_err());
+        assert!(parse_setting("SyzygyProbeDepth", Some("0")).is_err());
+        assert_eq!(
+            parse_setting("Syzygy50MoveRule", Some("false")),
+            Ok(Setting::Syzygy50MoveRule(false))
+        );
+        assert_eq!(
+            parse_setting("UCI_AnalyseMode", Some("true")),
+            Ok(Setting::AnalyseMode(true))
+        );
     }
 }
