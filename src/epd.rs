@@ -116,6 +116,16 @@ fn request(budget: Budget) -> Request {
     r
 }
 
+/// How a suite is run.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    pub budget: Budget,
+    pub hash_mb: usize,
+    pub threads: usize,
+    /// Only this many positions from the top of the file.
+    pub first: usize,
+}
+
 /// Runs the suite in `text`, printing a line per position and a summary.
 /// Returns (solved, scored): positions with `bm`/`am` solved, and the
 /// number of such positions.
@@ -124,20 +134,22 @@ fn request(budget: Budget) -> Request {
 /// When the engine cannot start.
 pub fn run(
     text: &str,
-    budget: Budget,
-    hash_mb: usize,
-    threads: usize,
+    settings: &Settings,
     out: &mut dyn FnMut(&str),
 ) -> Result<(usize, usize), String> {
     let (tx, rx) = unbounded();
-    let mut engine = Engine::new(hash_mb, tx)?;
-    engine.set_threads(threads);
+    let mut engine = Engine::new(settings.hash_mb, tx)?;
+    engine.set_threads(settings.threads);
+    // No GUI stands between the search and the clock here: `--movetime`
+    // is searched whole.
+    engine.move_overhead = Duration::ZERO;
     let start = Instant::now();
     let (mut solved, mut scored, mut points, mut max_points) = (0, 0, 0, 0);
     let lines = text
         .lines()
         .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'));
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .take(settings.first);
     for (i, line) in lines.enumerate() {
         let problem = match parse_line(line, i + 1) {
             Ok(p) => p,
@@ -149,7 +161,7 @@ pub fn run(
         engine.new_game();
         let searched = Instant::now();
         let keys = vec![problem.board.key()];
-        engine.go(problem.board.clone(), keys, request(budget));
+        engine.go(problem.board.clone(), keys, request(settings.budget));
         let outcome = loop {
             match rx.recv() {
                 Ok(Event::Done(o)) => break o,
@@ -230,7 +242,15 @@ mod tests {
         let suite = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Rd8#; id \"mate\";\n\
                      4k3/8/8/8/8/8/3q4/3RK3 w - - bm Rxd2 Kxd2; id \"queen\";\n\
                      4k3/8/8/8/8/8/3q4/3RK3 w - - am Kf1; id \"avoid\";\n";
-        let (solved, scored) = run(suite, Budget::Depth(4), 4, 1, &mut |_| {}).unwrap();
+        let mut settings = Settings {
+            budget: Budget::Depth(4),
+            hash_mb: 4,
+            threads: 1,
+            first: usize::MAX,
+        };
+        let (solved, scored) = run(suite, &settings, &mut |_| {}).unwrap();
         assert_eq!((solved, scored), (3, 3));
+        settings.first = 2;
+        assert_eq!(run(suite, &settings, &mut |_| {}).unwrap(), (2, 2));
     }
 }

@@ -40,12 +40,82 @@ fn read_fen(text: &str) -> Result<(board::Board, CastlingMode), String> {
         )
 }
 
+const USAGE: &str = concat!(
+    "Brudno ",
+    env!("CARGO_PKG_VERSION"),
+    ", a UCI chess engine
+
+usage: brudno [COMMAND]
+
+With no command, Brudno speaks UCI on standard input and output.
+
+commands:
+  bench [DEPTH]          searches the 16 bench positions to DEPTH (default 13)
+                         and prints search analytics; the last line is
+                         '<nodes> nodes <nps> nps'
+  perft DEPTH [FEN]      counts the leaf nodes below each legal move
+  epd FILE [OPTIONS]     runs a test suite of EPD positions (bm, am, c8/c9)
+  datagen [OPTIONS]      plays self-play games for the tuner
+  tune DATA [OPTIONS]    fits the evaluation weights (or the WDL model)
+  help, --help, -h       prints this text
+
+'brudno COMMAND --help' lists the options of a command."
+);
+
+const BENCH_USAGE: &str = "usage: brudno bench [DEPTH]
+
+Searches the 16 positions of epd/bench.epd to DEPTH (1 to 64, default 13)
+with one thread and a 16 MB table, prints analytics (effective branching
+factor, first-move cut-off rate, re-search rate, quiescence share, table
+hits) and, last, '<nodes> nodes <nps> nps'. The node count is the
+fingerprint of the search.";
+
+const PERFT_USAGE: &str = "usage: brudno perft DEPTH [FEN]
+
+Counts the leaf nodes DEPTH plies below each legal move of FEN (default:
+the start position; Chess960 castling rights are read too), then the total
+and the speed.";
+
+const EPD_USAGE: &str = "usage: brudno epd FILE [OPTIONS]
+
+Searches each position of FILE and scores the move played against its
+'bm' (best moves), 'am' (moves to avoid) and 'c9'/'c8' (moves and points).
+
+options:
+  --movetime MS   search each position MS milliseconds (default 1000; all of
+                  it: no Move Overhead is kept back)
+  --nodes N       search each position N nodes
+  --depth D       search each position to depth D
+  --first N       only the first N positions of the file
+  --threads T     search threads (default 1)
+  --hash MB       transposition table size (default 16)";
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut print = |s: &str| println!("{s}");
+    let wants_help = args
+        .iter()
+        .skip(1)
+        .any(|a| matches!(a.as_str(), "--help" | "-h"));
     match args.first().map(String::as_str) {
         None => {
             uci::run();
+            ExitCode::SUCCESS
+        }
+        Some("help" | "--help" | "-h") => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Some(command) if wants_help => {
+            let text = match command {
+                "bench" => BENCH_USAGE,
+                "perft" => PERFT_USAGE,
+                "epd" => EPD_USAGE,
+                "datagen" => DATAGEN_USAGE,
+                "tune" => TUNE_USAGE,
+                _ => USAGE,
+            };
+            println!("{text}");
             ExitCode::SUCCESS
         }
         Some("bench") => {
@@ -55,7 +125,7 @@ fn main() -> ExitCode {
         }
         Some("perft") => {
             let Some(depth) = args.get(1).and_then(|d| d.parse::<u32>().ok()) else {
-                eprintln!("usage: brudno perft <depth> [fen]");
+                eprintln!("{PERFT_USAGE}");
                 return ExitCode::FAILURE;
             };
             let board = match args.get(2..).filter(|f| !f.is_empty()) {
@@ -75,19 +145,29 @@ fn main() -> ExitCode {
         Some("datagen") => run_datagen(&args[1..]),
         Some("tune") => run_tune(&args[1..]),
         Some(other) => {
-            eprintln!(
-                "unknown argument '{other}'; usage: brudno [bench [depth] | perft <depth> [fen] | epd <file> [options]]"
-            );
+            eprintln!("unknown command '{other}'\n\n{USAGE}");
             ExitCode::FAILURE
         }
     }
 }
 
-const EPD_USAGE: &str =
-    "usage: brudno epd FILE [--movetime MS | --nodes N | --depth D] [--threads T] [--hash MB]";
+const TUNE_USAGE: &str = "usage: brudno tune DATA [OPTIONS]
 
-const TUNE_USAGE: &str = "usage: brudno tune DATA [--epochs N] [--lambda L] [--lr X] \
-[--limit POSITIONS] [--threads T] [--l2 X] [--freeze-pst] [--hold FILE] [--out FILE] | brudno tune DATA --wdl";
+Fits the evaluation weights to the positions of DATA (a datagen file):
+Adam on the mean squared error of sigmoid(K * eval) against a blend of the
+game result and sigmoid(K * score).
+
+options:
+  --epochs N        passes over the data (default 400; 0 only reports the loss)
+  --lambda L        weight of the game result in the target (default 0.5)
+  --lr X            learning rate (default 1.0)
+  --l2 X            pull towards the starting weights (default 0)
+  --limit N         read at most N positions
+  --threads T       threads (default: all cores)
+  --freeze-pst      keep material and the piece-square tables as they are
+  --hold FILE       report the loss on these held-out positions before and after
+  --out FILE        write the weights' source here (default: standard output)
+  --wdl             fit the WDL model of UCI_ShowWDL instead";
 
 /// Up to `limit` positions of a `datagen` file, or `None` (said on stderr)
 /// if it cannot be read.
@@ -198,8 +278,20 @@ fn run_tune(args: &[String]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-const DATAGEN_USAGE: &str = "usage: brudno datagen [--games N] [--nodes N] [--threads T] \
-[--random-plies R] [--book FILE] [--seed S] [--out FILE]";
+const DATAGEN_USAGE: &str = "usage: brudno datagen [OPTIONS]
+
+Plays self-play games and appends their quiet positions to a text file
+('FEN | score | result', White's point of view), printing its progress.
+
+options:
+  --games N          games to play (default 1000)
+  --nodes N          nodes a move (default 5000)
+  --threads T        games played at once (default: all cores)
+  --random-plies R   random plies after the opening (default 8)
+  --book FILE        start from the EPD/FEN lines of FILE (default: the
+                     start position)
+  --seed S           random seed (default 1); use another to resume
+  --out FILE         output file (default data/selfplay.txt)";
 
 /// `brudno datagen …`: self-play games for the tuner.
 fn run_datagen(args: &[String]) -> ExitCode {
@@ -287,6 +379,7 @@ fn run_epd(args: &[String]) -> ExitCode {
     let mut budget = epd::Budget::MoveTime(std::time::Duration::from_secs(1));
     let mut hash = 16;
     let mut threads = 1;
+    let mut first = usize::MAX;
     let mut rest = args[1..].iter();
     while let Some(flag) = rest.next() {
         let Some(value) = rest.next().and_then(|v| v.parse::<u64>().ok()) else {
@@ -301,6 +394,7 @@ fn run_epd(args: &[String]) -> ExitCode {
             "--depth" => budget = epd::Budget::Depth(i32::try_from(value).unwrap_or(i32::MAX)),
             "--hash" => hash = usize::try_from(value).unwrap_or(16),
             "--threads" => threads = usize::try_from(value).unwrap_or(1).clamp(1, 256),
+            "--first" => first = usize::try_from(value).unwrap_or(usize::MAX),
             _ => {
                 eprintln!("unknown option {flag}; {EPD_USAGE}");
                 return ExitCode::FAILURE;
@@ -314,7 +408,13 @@ fn run_epd(args: &[String]) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match epd::run(&text, budget, hash, threads, &mut |s| println!("{s}")) {
+    let settings = epd::Settings {
+        budget,
+        hash_mb: hash,
+        threads,
+        first,
+    };
+    match epd::run(&text, &settings, &mut |s| println!("{s}")) {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("{e}");

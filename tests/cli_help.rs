@@ -1,0 +1,103 @@
+//! The command line as a new user meets it: help for every command, and
+//! the `epd` runner's options.
+
+use std::process::Command;
+
+fn brudno(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_brudno"))
+        .args(args)
+        .output()
+        .expect("the engine runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap_or(-1), text)
+}
+
+#[test]
+fn help_names_every_command_and_exits_0() {
+    for flag in ["--help", "-h", "help"] {
+        let (code, text) = brudno(&[flag]);
+        assert_eq!(code, 0, "{flag}: {text}");
+        for command in ["bench", "perft", "epd", "datagen", "tune"] {
+            assert!(text.contains(command), "{flag} lacks {command}: {text}");
+        }
+    }
+    let (code, text) = brudno(&["frobnicate"]);
+    assert_eq!(code, 1);
+    assert!(
+        text.contains("unknown command") && text.contains("datagen"),
+        "{text}"
+    );
+}
+
+#[test]
+fn every_command_lists_its_options() {
+    for (command, flags) in [
+        ("bench", &["DEPTH"][..]),
+        ("perft", &["DEPTH", "FEN"]),
+        (
+            "epd",
+            &[
+                "--movetime",
+                "--nodes",
+                "--depth",
+                "--first",
+                "--threads",
+                "--hash",
+            ],
+        ),
+        (
+            "datagen",
+            &[
+                "--games",
+                "--nodes",
+                "--threads",
+                "--random-plies",
+                "--book",
+                "--seed",
+                "--out",
+            ],
+        ),
+        (
+            "tune",
+            &[
+                "--epochs",
+                "--lambda",
+                "--lr",
+                "--l2",
+                "--limit",
+                "--threads",
+                "--freeze-pst",
+                "--hold",
+                "--out",
+                "--wdl",
+            ],
+        ),
+    ] {
+        for help in ["--help", "-h"] {
+            let (code, text) = brudno(&[command, help]);
+            assert_eq!(code, 0, "{command} {help}: {text}");
+            for flag in flags {
+                assert!(text.contains(flag), "{command} {help} lacks {flag}: {text}");
+            }
+        }
+    }
+}
+
+/// `--movetime` is searched whole (no Move Overhead is kept back), and
+/// `--first` runs only the top of the file.
+#[test]
+fn epd_searches_the_whole_movetime_of_the_first_positions() {
+    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/epd/wac.epd");
+    let (code, text) = brudno(&["epd", suite, "--movetime", "200", "--first", "3"]);
+    assert_eq!(code, 0, "{text}");
+    let lines: Vec<&str> = text.lines().filter(|l| l.contains(" ms")).collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    for line in lines {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let i = words.iter().position(|w| *w == "time").unwrap();
+        let ms: u64 = words[i + 1].parse().unwrap();
+        assert!(ms >= 190, "{line}");
+    }
+    assert!(text.contains("solved") && text.contains("/3"), "{text}");
+}
