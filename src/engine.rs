@@ -11,7 +11,7 @@ use crossbeam_channel::Sender;
 use crate::board::Board;
 use crate::search::{Control, Limits};
 use crate::tablebase::Tablebases;
-use crate::threads::{Job, Pool};
+use crate::threads::{Job, Pool, cores};
 use crate::time::{Budget, Clock, TimeControl, allocate};
 use crate::tt::Tt;
 
@@ -78,7 +78,7 @@ impl Engine {
                     None
                 },
             )
-            .with_threads(self.pool.len()),
+            .with_threads(self.pool.len(), cores()),
         );
         if let Some(b) = budget.filter(|_| timed) {
             self.clock.arm(start + b.hard, control.stop.clone());

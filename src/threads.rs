@@ -6,7 +6,9 @@
 //! same job; the main thread, when its search ends, raises the stop flag,
 //! gathers the helpers' outcomes and hands the result on. Nothing is
 //! started or torn down per search, so a search of 256 threads begins and
-//! ends as fast as one of a single thread, whatever the machine's cores.
+//! ends as fast as one of a single thread; with more threads than cores
+//! the helpers take turns at the cores (`search::Turns`), so the front end
+//! never waits behind them.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -111,7 +113,6 @@ impl Pool {
                 finished: self.finished.0.clone(),
             });
             let helper_out = self.outcomes.0.clone();
-            let spare = id >= cores();
             let handle = std::thread::Builder::new()
                 .name(if id == 0 {
                     "search".into()
@@ -119,12 +120,7 @@ impl Pool {
                     format!("helper {id}")
                 })
                 .stack_size(SEARCH_STACK)
-                .spawn(move || {
-                    if spare {
-                        yield_to_others();
-                    }
-                    work(searcher, &rx, main.as_ref(), &helper_out);
-                })
+                .spawn(move || work(searcher, &rx, main.as_ref(), &helper_out))
                 .expect("cannot start a search thread");
             self.workers.push(Worker { orders: tx, handle });
         }
@@ -207,6 +203,11 @@ fn work(
                         multipv: 1,
                         ..job.limits.clone()
                     };
+                    // Beyond the cores, a helper searches only in its turn.
+                    let turns = job.control.turns.as_ref();
+                    if let Some(t) = turns {
+                        t.enter(&job.control.stop);
+                    }
                     let outcome = guard(&mut searcher, |s| {
                         s.think(
                             &job.board,
@@ -216,6 +217,12 @@ fn work(
                             &mut |_| {},
                         )
                     });
+                    // Once the search has stopped the count no longer
+                    // matters, so a permit handed on and not taken back
+                    // may be given back here all the same.
+                    if let Some(t) = turns {
+                        t.leave();
+                    }
                     let _ = helper_out.send(outcome);
                 }
             }
@@ -224,30 +231,9 @@ fn work(
 }
 
 /// The machine's cores, as the system reports them.
-fn cores() -> usize {
+pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
-
-/// Puts this thread in the idle scheduling class, which runs only when
-/// nothing else wants the core. A helper beyond the machine's cores adds
-/// no speed, only turns: the scheduler shares the cores fairly, so with
-/// 256 threads on two cores the thread that reads `stop` or `isready`
-/// waited 100–400 ms for its turn (and still about 100 ms with the spare
-/// helpers at nice 19). Any other thread that wakes preempts an idle-class
-/// one at once. Up to one thread a core nothing changes.
-#[cfg(target_os = "linux")]
-fn yield_to_others() {
-    let param = libc::sched_param { sched_priority: 0 };
-    // SAFETY: `param` is a valid `sched_param` that outlives the call, which
-    // only reads it; pid 0 names the calling thread. Any thread may move
-    // itself to SCHED_IDLE, and a failure (-1) leaves it as it was.
-    unsafe {
-        libc::sched_setscheduler(0, libc::SCHED_IDLE, &raw const param);
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn yield_to_others() {}
 
 /// Runs `f` on the searcher; a panic in it costs the searcher's tables
 /// (rebuilt empty) and the search's result, never the thread or the
@@ -283,6 +269,9 @@ fn lead(
         )
     });
     control.stop.store(true, Relaxed);
+    if let Some(turns) = &control.turns {
+        turns.release_all();
+    }
     let others: Vec<Outcome> = (1..control.threads)
         .filter_map(|_| outcomes.recv().ok())
         .collect();

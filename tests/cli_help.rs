@@ -88,7 +88,8 @@ fn every_command_lists_its_options() {
 /// `--first` runs only the top of the file.
 #[test]
 fn epd_searches_the_whole_movetime_of_the_first_positions() {
-    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/epd/wac.epd");
+    // Quiet positions, where no mate ends the search before its time.
+    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/epd/bench.epd");
     let (code, text) = brudno(&["epd", suite, "--movetime", "200", "--first", "3"]);
     assert_eq!(code, 0, "{text}");
     let lines: Vec<&str> = text.lines().filter(|l| l.contains(" ms")).collect();
@@ -99,5 +100,5 @@ fn epd_searches_the_whole_movetime_of_the_first_positions() {
         let ms: u64 = words[i + 1].parse().unwrap();
         assert!(ms >= 190, "{line}");
     }
-    assert!(text.contains("solved") && text.contains("/3"), "{text}");
+    assert!(text.contains("solved 0/0"), "{text}");
 }

@@ -11,7 +11,7 @@ use super::Searcher;
 use super::cycle;
 use super::history::{Context, PieceTo};
 use super::ordering::is_tactical;
-use super::params::{FIFTY_MOVE_SCALE_PLIES, STOP_CHECK_INTERVAL, TB_DEPTH_BONUS};
+use super::params::{FIFTY_MOVE_SCALE_PLIES, STOP_CHECK_INTERVAL, TB_DEPTH_BONUS, TURN_NODES};
 use crate::board::{Board, FIFTY_MOVE_PLIES};
 use crate::score::{DRAW, MATE, MAX_PLY, from_tt, is_mate, to_tt};
 use crate::tt::{Bound, Entry, PackedMove};
@@ -195,6 +195,13 @@ impl Searcher {
             // steps of the interval; one thread alone counts exactly below.
             if self.control.threads > 1 && self.limits.nodes.is_some_and(|n| total >= n) {
                 self.control.stop.store(true, Relaxed);
+            }
+            if self.id != 0
+                && self.nodes.is_multiple_of(TURN_NODES)
+                && let Some(turns) = &self.control.turns
+                && !turns.pass(&self.control.stop)
+            {
+                self.stopped = true;
             }
         }
         // The flag is read at every node: nobody writes it until the end,

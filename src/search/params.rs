@@ -62,6 +62,11 @@ pub const TB_DEPTH_BONUS: i32 = 6;
 /// How often (in nodes) the search looks at the stop flag.
 pub const STOP_CHECK_INTERVAL: u64 = 1024;
 
+/// Nodes a helper searches before it hands its turn at a core on, when
+/// there are more threads than cores (a few milliseconds: long enough
+/// that switching costs nothing, short enough that every helper searches).
+pub const TURN_NODES: u64 = 16 * STOP_CHECK_INTERVAL;
+
 // Pruning before the move loop (non-PV nodes, not in check).
 
 /// Reverse futility: the static eval beats beta by this much per ply.
