@@ -20,7 +20,6 @@ OPPONENTS = {
     "GNU Chess 6.2.7": "#2ca02c",
     "Toga II 3.0": "#d62728",
     "Ethereal 12": "#9467bd",
-    "Brudno 0.1": "#8c564b",
 }
 W, H = 900, 480
 LEFT, RIGHT, TOP, BOTTOM = 70, 190, 40, 60
