@@ -267,3 +267,32 @@ fn stockfish_options_are_declared_and_work() {
     e.send("setoption name Syzygy50MoveRule value false");
     e.sync();
 }
+
+/// The search threads are started once and parked between searches, and
+/// with many more threads than cores `stop` and `isready` still get their
+/// answers at once (the strict figures are in `tools/threads_bench.py`).
+#[test]
+fn search_threads_persist_between_searches_and_answer_at_256() {
+    let mut e = Engine::spawn();
+    e.send("setoption name Threads value 16");
+    e.send("position startpos");
+    e.send("go depth 2");
+    e.bestmove(10 * SECOND);
+    e.sync();
+    let Some(idle) = e.threads() else { return };
+    // The front end, the reader, the clock and sixteen parked searchers.
+    assert!(idle >= 19, "{idle} threads between searches");
+    e.send("go depth 2");
+    e.bestmove(10 * SECOND);
+    e.sync();
+    assert_eq!(e.threads(), Some(idle), "threads come and go with searches");
+
+    e.send("setoption name Threads value 256");
+    e.send("go infinite");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let asked = std::time::Instant::now();
+    e.sync_within(2 * SECOND);
+    e.send("stop");
+    e.bestmove(2 * SECOND);
+    assert!(asked.elapsed() < 3 * SECOND);
+}

@@ -116,6 +116,13 @@ impl Engine {
         self.expect("readyok", timeout);
     }
 
+    /// The engine's threads (Linux only).
+    pub fn threads(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("Threads:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    }
+
     /// The engine's resident memory in MB (Linux only).
     pub fn rss_mb(&self) -> Option<u64> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
