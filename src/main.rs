@@ -55,7 +55,9 @@ commands:
                          '<nodes> nodes <nps> nps'
   perft DEPTH [FEN]      counts the leaf nodes below each legal move
   epd FILE [OPTIONS]     runs a test suite of EPD positions (bm, am, c8/c9)
-  datagen [OPTIONS]      plays self-play games for the tuner
+  datagen [OPTIONS]      plays self-play games for training (text or packed)
+  convert TEXT BIN       packs text training data into 32-byte records
+  data BIN               summarises a packed training file
   tune DATA [OPTIONS]    fits the evaluation weights (or the WDL model)
   help, --help, -h       prints this text
 
@@ -75,6 +77,19 @@ const PERFT_USAGE: &str = "usage: brudno perft DEPTH [FEN]
 Counts the leaf nodes DEPTH plies below each legal move of FEN (default:
 the start position; Chess960 castling rights are read too), then the total
 and the speed.";
+
+const CONVERT_USAGE: &str = "usage: brudno convert TEXT BIN
+
+Reads training positions written as text ('FEN | score | result', White's
+side, as `datagen` writes to a .txt file) and appends them to BIN as 32-byte
+records (the bulletformat ChessBoard layout; see src/datagen/packed.rs).
+Lines that cannot be read are skipped and counted.";
+
+const DATA_USAGE: &str = "usage: brudno data BIN
+
+Summarises a packed training file: positions, how many a trainer would use
+(ply 16 or later, not in check, a quiet best move, no mate score), results
+and average material.";
 
 const EPD_USAGE: &str = "usage: brudno epd FILE [OPTIONS]
 
@@ -112,6 +127,8 @@ fn main() -> ExitCode {
                 "perft" => PERFT_USAGE,
                 "epd" => EPD_USAGE,
                 "datagen" => DATAGEN_USAGE,
+                "convert" => CONVERT_USAGE,
+                "data" => DATA_USAGE,
                 "tune" => TUNE_USAGE,
                 _ => USAGE,
             };
@@ -144,6 +161,21 @@ fn main() -> ExitCode {
         Some("epd") => run_epd(&args[1..]),
         Some("datagen") => run_datagen(&args[1..]),
         Some("tune") => run_tune(&args[1..]),
+        Some("convert") => run_convert(&args[1..]),
+        Some("data") => match args.get(1).map(std::fs::read) {
+            Some(Ok(bytes)) => {
+                println!("{}", datagen::summary(&bytes));
+                ExitCode::SUCCESS
+            }
+            Some(Err(e)) => {
+                eprintln!("cannot read {}: {e}", args[1]);
+                ExitCode::FAILURE
+            }
+            None => {
+                eprintln!("{DATA_USAGE}");
+                ExitCode::FAILURE
+            }
+        },
         Some(other) => {
             eprintln!("unknown command '{other}'\n\n{USAGE}");
             ExitCode::FAILURE
@@ -291,7 +323,9 @@ options:
   --book FILE        start from the EPD/FEN lines of FILE (default: the
                      start position)
   --seed S           random seed (default 1); use another to resume
-  --out FILE         output file (default data/selfplay.txt)";
+  --out FILE         output file (default data/selfplay.txt); a name ending
+                     in .bin gets every position packed in 32 bytes, with
+                     flags for the trainer's filters (see `brudno data`)";
 
 /// `brudno datagen …`: self-play games for the tuner.
 fn run_datagen(args: &[String]) -> ExitCode {
@@ -368,6 +402,36 @@ fn run_datagen(args: &[String]) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `brudno convert TEXT BIN`: packs text training data.
+fn run_convert(args: &[String]) -> ExitCode {
+    let [input, output] = args else {
+        eprintln!("{CONVERT_USAGE}");
+        return ExitCode::FAILURE;
+    };
+    let text = match std::fs::read_to_string(input) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("cannot read {input}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let (bytes, converted, skipped) = datagen::convert(&text);
+    let written = std::fs::File::options()
+        .create(true)
+        .append(true)
+        .open(output)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, &bytes));
+    if let Err(e) = written {
+        eprintln!("cannot write {output}: {e}");
+        return ExitCode::FAILURE;
+    }
+    if let Some(first) = skipped.first() {
+        eprintln!("{} lines skipped; the first: {first}", skipped.len());
+    }
+    println!("{converted} positions appended to {output}");
+    ExitCode::SUCCESS
 }
 
 /// `brudno epd FILE …`: runs a test suite.

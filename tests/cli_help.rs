@@ -18,7 +18,9 @@ fn help_names_every_command_and_exits_0() {
     for flag in ["--help", "-h", "help"] {
         let (code, text) = brudno(&[flag]);
         assert_eq!(code, 0, "{flag}: {text}");
-        for command in ["bench", "perft", "epd", "datagen", "tune"] {
+        for command in [
+            "bench", "perft", "epd", "datagen", "convert", "data", "tune",
+        ] {
             assert!(text.contains(command), "{flag} lacks {command}: {text}");
         }
     }
