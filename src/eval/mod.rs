@@ -184,6 +184,8 @@ pub fn piece_squares(pos: &Chess) -> Pair {
 /// Pawn-structure results by pawn placement, per search thread.
 pub struct Evaluator {
     pawns: Vec<PawnEntry>,
+    /// A network (`EvalFile`) that replaces the handcrafted evaluation.
+    net: Option<std::sync::Arc<crate::nnue::Network>>,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -200,16 +202,31 @@ impl Default for Evaluator {
     fn default() -> Self {
         Evaluator {
             pawns: vec![PawnEntry::default(); PAWN_ENTRIES],
+            net: None,
         }
     }
 }
 
 impl Evaluator {
+    /// The network in use, if any.
+    pub fn network(&self) -> Option<std::sync::Arc<crate::nnue::Network>> {
+        self.net.clone()
+    }
+
+    /// Evaluates with `net` from now on, or with the handcrafted terms.
+    pub fn set_network(&mut self, net: Option<std::sync::Arc<crate::nnue::Network>>) {
+        self.net = net;
+    }
+
     /// Static evaluation from the side to move, with cached pawn terms;
     /// `piece_squares` is [`piece_squares`] of `pos`, kept up to date by
-    /// the caller.
+    /// the caller. With a network loaded, the network's (computed afresh:
+    /// incremental accumulators are still to come).
     #[inline]
     pub fn evaluate(&mut self, pos: &Chess, piece_squares: Pair) -> i32 {
+        if let Some(net) = &self.net {
+            return net.evaluate(pos);
+        }
         let b = pos.board();
         let pawns = b.by_role(Role::Pawn);
         let (white, black) = ((pawns & b.white()).0, (pawns & b.black()).0);

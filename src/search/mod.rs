@@ -378,6 +378,11 @@ impl Searcher {
         self.tt = tt;
     }
 
+    /// Evaluates with this network, or the handcrafted evaluation.
+    pub fn set_network(&mut self, net: Option<Arc<crate::nnue::Network>>) {
+        self.evaluator.set_network(net);
+    }
+
     /// Uses these tablebases (or none).
     pub fn set_tablebases(&mut self, tb: Option<Arc<Tablebases>>) {
         self.tablebases = tb;
@@ -392,8 +397,10 @@ impl Searcher {
     /// that panicked, nothing it left half-written is trusted.
     pub fn reset(&mut self) {
         let tablebases = self.tablebases.take();
+        let net = self.evaluator.network();
         *self = Searcher::helper(self.tt.clone(), self.id);
         self.tablebases = tablebases;
+        self.evaluator.set_network(net);
     }
 
     /// Forgets the ordering tables (new game).
