@@ -12,6 +12,11 @@ mod weights;
 
 use shakmaty::{Bitboard, Chess, Color, Piece, Position, Role, Square};
 
+use std::sync::Arc;
+
+use crate::nnue::Network;
+use crate::nnue::accumulator::Accumulators;
+use crate::score::MAX_PLY;
 use terms::Sink;
 pub use weights::WEIGHTS;
 
@@ -184,8 +189,9 @@ pub fn piece_squares(pos: &Chess) -> Pair {
 /// Pawn-structure results by pawn placement, per search thread.
 pub struct Evaluator {
     pawns: Vec<PawnEntry>,
-    /// A network (`EvalFile`) that replaces the handcrafted evaluation.
-    net: Option<std::sync::Arc<crate::nnue::Network>>,
+    /// A network (`EvalFile`) that replaces the handcrafted evaluation,
+    /// with its accumulators by ply.
+    nnue: Option<Accumulators>,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -202,31 +208,61 @@ impl Default for Evaluator {
     fn default() -> Self {
         Evaluator {
             pawns: vec![PawnEntry::default(); PAWN_ENTRIES],
-            net: None,
+            nnue: None,
         }
     }
 }
 
 impl Evaluator {
     /// The network in use, if any.
-    pub fn network(&self) -> Option<std::sync::Arc<crate::nnue::Network>> {
-        self.net.clone()
+    pub fn network(&self) -> Option<Arc<Network>> {
+        self.nnue.as_ref().map(|a| a.network().clone())
     }
 
     /// Evaluates with `net` from now on, or with the handcrafted terms.
-    pub fn set_network(&mut self, net: Option<std::sync::Arc<crate::nnue::Network>>) {
-        self.net = net;
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        self.nnue = net.map(|n| Accumulators::new(n, MAX_PLY + 2));
+    }
+
+    /// A new search from a new root.
+    #[inline]
+    pub fn new_root(&mut self) {
+        if let Some(a) = &mut self.nnue {
+            a.new_root();
+        }
+    }
+
+    /// The search played `m` (by `us`) from the node at `ply`.
+    #[inline]
+    pub fn moved(&mut self, ply: usize, us: Color, m: shakmaty::Move) {
+        if let Some(a) = &mut self.nnue {
+            a.moved(ply, us, m);
+        }
+    }
+
+    /// The search passed the turn (a null move) from the node at `ply`.
+    #[inline]
+    pub fn passed(&mut self, ply: usize) {
+        if let Some(a) = &mut self.nnue {
+            a.passed(ply);
+        }
+    }
+
+    /// The evaluation of `board`, the search's node at `ply`: the
+    /// network's when one is loaded, else the handcrafted one.
+    #[inline]
+    pub fn evaluate_at(&mut self, board: &crate::board::Board, ply: usize) -> i32 {
+        match &mut self.nnue {
+            Some(a) => a.evaluate(board.pos(), ply),
+            None => self.evaluate(board.pos(), board.piece_squares()),
+        }
     }
 
     /// Static evaluation from the side to move, with cached pawn terms;
     /// `piece_squares` is [`piece_squares`] of `pos`, kept up to date by
-    /// the caller. With a network loaded, the network's (computed afresh:
-    /// incremental accumulators are still to come).
+    /// the caller.
     #[inline]
     pub fn evaluate(&mut self, pos: &Chess, piece_squares: Pair) -> i32 {
-        if let Some(net) = &self.net {
-            return net.evaluate(pos);
-        }
         let b = pos.board();
         let pawns = b.by_role(Role::Pawn);
         let (white, black) = ((pawns & b.white()).0, (pawns & b.black()).0);

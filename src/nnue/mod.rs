@@ -3,12 +3,15 @@
 //!
 //! - `features`: the one map from (perspective, piece, square) to an input,
 //!   shared by the engine and the trainer so they can never disagree;
-//! - `network`: the quantised network, its file format and its forward pass.
+//! - `network`: the quantised network, its file format and its forward pass;
+//! - `accumulator`: the accumulators by ply, updated from the parent's by
+//!   the inputs a move changes.
 //!
 //! Quantisation (published practice): the feature transformer's weights
 //! and biases are scaled by `QA` = 255, the output weights by `QB` = 64, and
 //! the output is read as `SCALE` = 400 centipawns per unit.
 
+pub mod accumulator;
 pub mod features;
 pub mod network;
 

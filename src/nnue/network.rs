@@ -147,9 +147,21 @@ impl Network {
     pub fn refresh(&self, pos: &Chess, perspective: Color, acc: &mut [i16]) {
         acc.copy_from_slice(&self.feature_biases);
         for i in active(pos, perspective) {
-            let w = &self.feature_weights[i * self.hidden..(i + 1) * self.hidden];
+            self.update(acc, i, true);
+        }
+    }
+
+    /// Adds (`put`) or removes input `i` in an accumulator.
+    #[inline]
+    pub fn update(&self, acc: &mut [i16], i: usize, put: bool) {
+        let w = &self.feature_weights[i * self.hidden..(i + 1) * self.hidden];
+        if put {
             for (a, &w) in acc.iter_mut().zip(w) {
                 *a = a.wrapping_add(w);
+            }
+        } else {
+            for (a, &w) in acc.iter_mut().zip(w) {
+                *a = a.wrapping_sub(w);
             }
         }
     }
@@ -184,7 +196,7 @@ impl Network {
 }
 
 #[cfg(test)]
-mod tests {
+pub mod tests {
     use super::*;
     use crate::board::test_position as pos;
 

@@ -713,6 +713,7 @@ impl Searcher {
         self.nmp_min_ply = 0;
         self.doubles = [0; MAX_PLY + 2];
         self.history.clear_killers();
+        self.evaluator.new_root();
         self.lines.clear();
         for line in &mut self.pv {
             line.clear();
@@ -918,6 +919,30 @@ mod tests {
             had.iter().all(|&n| n > 0),
             "every helper had a turn: {had:?}"
         );
+    }
+
+    #[test]
+    fn a_search_with_a_network_keeps_its_accumulators_up_to_date() {
+        // Every evaluation is checked against a full refresh (see
+        // `nnue::accumulator`): null moves, probcut, singular searches,
+        // quiescence and re-searches all report their moves.
+        let net = Arc::new(crate::nnue::network::tests::sample(16));
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            START,
+        ] {
+            let (board, keys) = game(fen, &[]);
+            let mut s = searcher();
+            s.set_network(Some(net.clone()));
+            let limits = Limits {
+                depth: Some(9),
+                ..Limits::default()
+            };
+            let control = Arc::new(Control::new(Instant::now(), None));
+            let out = s.think(&board, &keys, limits, control, &mut |_| {});
+            assert!(out.best.is_some());
+        }
     }
 
     #[test]
