@@ -283,7 +283,7 @@ impl Board {
 /// put on one (`put` true). The key and the piece-square sum both follow
 /// a move through these.
 #[inline]
-fn changes(us: Color, m: Move, mut f: impl FnMut(Piece, Square, bool)) {
+pub fn changes(us: Color, m: Move, mut f: impl FnMut(Piece, Square, bool)) {
     match m {
         Move::Normal {
             role,

@@ -218,6 +218,13 @@ impl Engine {
         }
     }
 
+    /// Evaluates with `net` (an `EvalFile`), or handcrafted with `None`.
+    pub fn set_network(&mut self, net: Option<&Arc<crate::nnue::Network>>) {
+        self.stop();
+        self.wait();
+        self.pool.set_network(net);
+    }
+
     /// Searches with `n` threads from the next `go` on.
     pub fn set_threads(&mut self, n: usize) {
         self.stop();

@@ -10,12 +10,14 @@ mod engine;
 mod epd;
 mod eval;
 mod movegen;
+mod nnue;
 mod perft;
 mod score;
 mod search;
 mod tablebase;
 mod threads;
 mod time;
+mod train;
 mod tt;
 mod tune;
 mod uci;
@@ -58,6 +60,7 @@ commands:
   datagen [OPTIONS]      plays self-play games for training (text or packed)
   convert TEXT BIN       packs text training data into 32-byte records
   data BIN               summarises a packed training file
+  train BIN... [OPTIONS] trains a network on packed positions
   tune DATA [OPTIONS]    fits the evaluation weights (or the WDL model)
   help, --help, -h       prints this text
 
@@ -84,6 +87,25 @@ Reads training positions written as text ('FEN | score | result', White's
 side, as `datagen` writes to a .txt file) and appends them to BIN as 32-byte
 records (the bulletformat ChessBoard layout; see src/datagen/packed.rs).
 Lines that cannot be read are skipped and counted.";
+
+const TRAIN_USAGE: &str = "usage: brudno train BIN... [OPTIONS]
+
+Trains a network (768 -> H) x 2 -> 1 on the trainable positions of the
+packed files (ply 16 or later, not in check, a quiet best move, no mate
+score), shuffled once, on the CPU; writes the quantised network after every
+epoch (a checkpoint) and prints the losses, positions a second and an ETA.
+
+options:
+  --hidden H         hidden neurons (default 128)
+  --epochs N         passes over the data (default 10)
+  --batch N          positions a step (default 16384)
+  --lr X             AdamW learning rate, falling by a cosine (default 0.001)
+  --wdl W            weight of the game result in the target; the rest is
+                     the search score (default 0.3)
+  --validation F     share kept back for the validation loss (default 0.02)
+  --threads T        threads (default: all cores)
+  --seed S           seed of the weights and the shuffle (default 1)
+  --out FILE         network file (default nets/brudno.nnue)";
 
 const DATA_USAGE: &str = "usage: brudno data BIN
 
@@ -129,6 +151,7 @@ fn main() -> ExitCode {
                 "datagen" => DATAGEN_USAGE,
                 "convert" => CONVERT_USAGE,
                 "data" => DATA_USAGE,
+                "train" => TRAIN_USAGE,
                 "tune" => TUNE_USAGE,
                 _ => USAGE,
             };
@@ -162,6 +185,7 @@ fn main() -> ExitCode {
         Some("datagen") => run_datagen(&args[1..]),
         Some("tune") => run_tune(&args[1..]),
         Some("convert") => run_convert(&args[1..]),
+        Some("train") => run_train(&args[1..]),
         Some("data") => match args.get(1).map(std::fs::read) {
             Some(Ok(bytes)) => {
                 println!("{}", datagen::summary(&bytes));
@@ -402,6 +426,99 @@ fn run_datagen(args: &[String]) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `brudno train BIN… [options]`: trains a network.
+fn run_train(args: &[String]) -> ExitCode {
+    let mut settings = train::Settings {
+        hidden: 128,
+        epochs: 10,
+        batch: 16_384,
+        lr: 0.001,
+        wdl: 0.3,
+        threads: std::thread::available_parallelism().map_or(1, usize::from),
+        seed: 1,
+        validation: 0.02,
+    };
+    let mut out = "nets/brudno.nnue".to_string();
+    let mut files = Vec::new();
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        if !arg.starts_with("--") {
+            files.push(arg.clone());
+            continue;
+        }
+        let value = rest.next().map_or("", String::as_str);
+        let ok = match arg.as_str() {
+            "--hidden" => value.parse().map(|v| settings.hidden = v).is_ok(),
+            "--epochs" => value.parse().map(|v| settings.epochs = v).is_ok(),
+            "--batch" => value.parse().map(|v| settings.batch = v).is_ok(),
+            "--lr" => value.parse().map(|v| settings.lr = v).is_ok(),
+            "--wdl" => value.parse().map(|v| settings.wdl = v).is_ok(),
+            "--validation" => value.parse().map(|v| settings.validation = v).is_ok(),
+            "--threads" => value.parse().map(|v| settings.threads = v).is_ok(),
+            "--seed" => value.parse().map(|v| settings.seed = v).is_ok(),
+            "--out" => {
+                out = value.to_string();
+                !value.is_empty()
+            }
+            _ => false,
+        };
+        if !ok {
+            eprintln!("bad option {arg} {value}\n\n{TRAIN_USAGE}");
+            return ExitCode::FAILURE;
+        }
+    }
+    if files.is_empty() {
+        eprintln!("{TRAIN_USAGE}");
+        return ExitCode::FAILURE;
+    }
+    let mut bytes = Vec::new();
+    for f in &files {
+        match std::fs::read(f) {
+            Ok(b) => bytes.extend_from_slice(&b[..b.len() - b.len() % datagen::packed::SIZE]),
+            Err(e) => {
+                eprintln!("cannot read {f}: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    if let Some(dir) = std::path::Path::new(&out).parent()
+        && !dir.as_os_str().is_empty()
+    {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    eprintln!("{}", datagen::summary(&bytes));
+    let start = std::time::Instant::now();
+    let epochs = settings.epochs;
+    let result = train::train(&bytes, &settings, &mut |epoch, t, v, rate| {
+        let eta = start.elapsed().as_secs_f64() / epoch as f64 * (epochs - epoch) as f64;
+        eprintln!(
+            "epoch {epoch}/{epochs}: training loss {t:.6}, validation loss {v:.6}, \
+             {rate:.0} positions/s, ETA {eta:.0} s"
+        );
+    });
+    let (net, train_loss, val_loss) = match result {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match net.quantise() {
+        Ok(q) => {
+            if let Err(e) = std::fs::write(&out, q.to_bytes()) {
+                eprintln!("cannot write {out}: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+        Err(e) => {
+            eprintln!("cannot quantise: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    println!("wrote {out}: training loss {train_loss:.6}, validation loss {val_loss:.6}");
+    ExitCode::SUCCESS
 }
 
 /// `brudno convert TEXT BIN`: packs text training data.

@@ -19,6 +19,7 @@ use crossbeam_channel::{Receiver, Sender, unbounded};
 use shakmaty::Position;
 
 use crate::board::Board;
+use crate::nnue::Network;
 use crate::search::{Control, Iteration, Limits, Outcome, Searcher};
 use crate::tablebase::Tablebases;
 use crate::tt::Tt;
@@ -40,6 +41,7 @@ enum Order {
     Search(Box<Job>),
     SetTt(Arc<Tt>),
     SetTablebases(Option<Arc<Tablebases>>),
+    SetNetwork(Option<Arc<Network>>),
     /// Forget the histories (new game).
     Clear,
 }
@@ -71,6 +73,7 @@ pub struct Pool {
     searching: bool,
     tt: Arc<Tt>,
     tablebases: Option<Arc<Tablebases>>,
+    network: Option<Arc<Network>>,
 }
 
 impl Pool {
@@ -82,6 +85,7 @@ impl Pool {
             reports,
             finished: unbounded(),
             searching: false,
+            network: None,
             tt,
             tablebases: None,
         };
@@ -107,6 +111,7 @@ impl Pool {
             let (tx, rx) = unbounded();
             let mut searcher = Searcher::helper(self.tt.clone(), id);
             searcher.set_tablebases(self.tablebases.clone());
+            searcher.set_network(self.network.clone());
             let main = (id == 0).then(|| Lead {
                 outcomes: self.outcomes.1.clone(),
                 reports: self.reports.clone(),
@@ -155,6 +160,11 @@ impl Pool {
         self.tell(|| Order::SetTablebases(tb.cloned()));
     }
 
+    pub fn set_network(&mut self, net: Option<&Arc<Network>>) {
+        self.network = net.cloned();
+        self.tell(|| Order::SetNetwork(net.cloned()));
+    }
+
     pub fn clear(&self) {
         self.tell(|| Order::Clear);
     }
@@ -192,6 +202,7 @@ fn work(
         match order {
             Order::SetTt(tt) => searcher.set_tt(tt),
             Order::SetTablebases(tb) => searcher.set_tablebases(tb),
+            Order::SetNetwork(net) => searcher.set_network(net),
             Order::Clear => searcher.clear(),
             Order::Search(job) => {
                 if let Some(main) = main {

@@ -12,6 +12,11 @@ mod weights;
 
 use shakmaty::{Bitboard, Chess, Color, Piece, Position, Role, Square};
 
+use std::sync::Arc;
+
+use crate::nnue::Network;
+use crate::nnue::accumulator::Accumulators;
+use crate::score::MAX_PLY;
 use terms::Sink;
 pub use weights::WEIGHTS;
 
@@ -184,6 +189,9 @@ pub fn piece_squares(pos: &Chess) -> Pair {
 /// Pawn-structure results by pawn placement, per search thread.
 pub struct Evaluator {
     pawns: Vec<PawnEntry>,
+    /// A network (`EvalFile`) that replaces the handcrafted evaluation,
+    /// with its accumulators by ply.
+    nnue: Option<Accumulators>,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -200,11 +208,56 @@ impl Default for Evaluator {
     fn default() -> Self {
         Evaluator {
             pawns: vec![PawnEntry::default(); PAWN_ENTRIES],
+            nnue: None,
         }
     }
 }
 
 impl Evaluator {
+    /// The network in use, if any.
+    pub fn network(&self) -> Option<Arc<Network>> {
+        self.nnue.as_ref().map(|a| a.network().clone())
+    }
+
+    /// Evaluates with `net` from now on, or with the handcrafted terms.
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        self.nnue = net.map(|n| Accumulators::new(n, MAX_PLY + 2));
+    }
+
+    /// A new search from a new root.
+    #[inline]
+    pub fn new_root(&mut self) {
+        if let Some(a) = &mut self.nnue {
+            a.new_root();
+        }
+    }
+
+    /// The search played `m` (by `us`) from the node at `ply`.
+    #[inline]
+    pub fn moved(&mut self, ply: usize, us: Color, m: shakmaty::Move) {
+        if let Some(a) = &mut self.nnue {
+            a.moved(ply, us, m);
+        }
+    }
+
+    /// The search passed the turn (a null move) from the node at `ply`.
+    #[inline]
+    pub fn passed(&mut self, ply: usize) {
+        if let Some(a) = &mut self.nnue {
+            a.passed(ply);
+        }
+    }
+
+    /// The evaluation of `board`, the search's node at `ply`: the
+    /// network's when one is loaded, else the handcrafted one.
+    #[inline]
+    pub fn evaluate_at(&mut self, board: &crate::board::Board, ply: usize) -> i32 {
+        match &mut self.nnue {
+            Some(a) => a.evaluate(board.pos(), ply),
+            None => self.evaluate(board.pos(), board.piece_squares()),
+        }
+    }
+
     /// Static evaluation from the side to move, with cached pawn terms;
     /// `piece_squares` is [`piece_squares`] of `pos`, kept up to date by
     /// the caller.

@@ -378,6 +378,11 @@ impl Searcher {
         self.tt = tt;
     }
 
+    /// Evaluates with this network, or the handcrafted evaluation.
+    pub fn set_network(&mut self, net: Option<Arc<crate::nnue::Network>>) {
+        self.evaluator.set_network(net);
+    }
+
     /// Uses these tablebases (or none).
     pub fn set_tablebases(&mut self, tb: Option<Arc<Tablebases>>) {
         self.tablebases = tb;
@@ -392,8 +397,10 @@ impl Searcher {
     /// that panicked, nothing it left half-written is trusted.
     pub fn reset(&mut self) {
         let tablebases = self.tablebases.take();
+        let net = self.evaluator.network();
         *self = Searcher::helper(self.tt.clone(), self.id);
         self.tablebases = tablebases;
+        self.evaluator.set_network(net);
     }
 
     /// Forgets the ordering tables (new game).
@@ -706,6 +713,7 @@ impl Searcher {
         self.nmp_min_ply = 0;
         self.doubles = [0; MAX_PLY + 2];
         self.history.clear_killers();
+        self.evaluator.new_root();
         self.lines.clear();
         for line in &mut self.pv {
             line.clear();
@@ -911,6 +919,30 @@ mod tests {
             had.iter().all(|&n| n > 0),
             "every helper had a turn: {had:?}"
         );
+    }
+
+    #[test]
+    fn a_search_with_a_network_keeps_its_accumulators_up_to_date() {
+        // Every evaluation is checked against a full refresh (see
+        // `nnue::accumulator`): null moves, probcut, singular searches,
+        // quiescence and re-searches all report their moves.
+        let net = Arc::new(crate::nnue::network::tests::sample(16));
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            START,
+        ] {
+            let (board, keys) = game(fen, &[]);
+            let mut s = searcher();
+            s.set_network(Some(net.clone()));
+            let limits = Limits {
+                depth: Some(9),
+                ..Limits::default()
+            };
+            let control = Arc::new(Control::new(Instant::now(), None));
+            let out = s.think(&board, &keys, limits, control, &mut |_| {});
+            assert!(out.best.is_some());
+        }
     }
 
     #[test]

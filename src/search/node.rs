@@ -64,7 +64,7 @@ impl Searcher {
     /// continuation histories and corrections below read. The caller pops
     /// the key when the child is done.
     pub(super) fn enter(&mut self, board: &Board, m: Move, ply: usize, ctx: &Context) -> Board {
-        let child = self.play_prefetched(board, m);
+        let child = self.play_prefetched(board, m, ply);
         self.keys.push(child.key());
         self.context[ply + 1] = Context {
             prev: Some(PieceTo::new(board.turn(), m)),
@@ -81,9 +81,10 @@ impl Searcher {
     /// the likely key first, so the memory load overlaps making the move,
     /// and that key is handed on rather than computed twice.
     #[inline]
-    pub(super) fn play_prefetched(&self, board: &Board, m: Move) -> Board {
+    pub(super) fn play_prefetched(&mut self, board: &Board, m: Move, ply: usize) -> Board {
         let likely = board.likely_key_after(m);
         self.tt.prefetch(likely);
+        self.evaluator.moved(ply, board.turn(), m);
         board.play_with_likely_key(m, likely)
     }
 
@@ -104,10 +105,7 @@ impl Searcher {
         if in_check {
             return (-MATE, -MATE);
         }
-        let raw = entry.map_or_else(
-            || self.evaluator.evaluate(board.pos(), board.piece_squares()),
-            |e| e.eval,
-        );
+        let raw = entry.map_or_else(|| self.evaluator.evaluate_at(board, ply), |e| e.eval);
         let scaled = fifty_move_scale(raw, board.halfmoves());
         (
             raw,
@@ -175,7 +173,7 @@ impl Searcher {
             board.key(),
             PackedMove::NONE,
             to_tt(score, ply),
-            self.evaluator.evaluate(board.pos(), board.piece_squares()),
+            self.evaluator.evaluate_at(board, ply),
             depth,
             bound,
         );

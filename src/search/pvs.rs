@@ -143,7 +143,7 @@ impl Searcher {
                 }
             }
             if ply >= MAX_PLY - 1 {
-                return self.evaluator.evaluate(board.pos(), board.piece_squares());
+                return self.evaluator.evaluate_at(board, ply);
             }
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);
@@ -688,6 +688,7 @@ impl Searcher {
         ply: usize,
     ) -> Option<i32> {
         let child = board.null_move()?;
+        self.evaluator.passed(ply);
         let r =
             NMP_BASE + depth / NMP_DEPTH_DIVISOR + ((estimate - beta) / NMP_EVAL_DIVISOR).min(3);
         let reply_depth = depth - 1 - r;

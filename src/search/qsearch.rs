@@ -27,7 +27,7 @@ impl Searcher {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return self.evaluator.evaluate(board.pos(), board.piece_squares());
+            return self.evaluator.evaluate_at(board, ply);
         }
         if board.pos().is_insufficient_material() {
             return DRAW;
@@ -86,7 +86,7 @@ impl Searcher {
                 continue;
             }
             searched += 1;
-            let child = self.play_prefetched(board, m);
+            let child = self.play_prefetched(board, m, ply);
             // The move in, for the child's evaluation correction.
             self.context[ply + 1] = Context {
                 prev: Some(PieceTo::new(board.turn(), m)),

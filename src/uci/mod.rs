@@ -118,6 +118,8 @@ struct Uci {
     /// `Skill Level`: a weaker level when below 20 and `UCI_LimitStrength`
     /// is off (`UCI_LimitStrength` and `UCI_Elo` take precedence).
     skill_level: u32,
+    /// The network loaded by `EvalFile`, and its file.
+    network: Option<(String, std::sync::Arc<crate::nnue::Network>)>,
 }
 
 /// Runs the UCI loop until `quit` or the end of input.
@@ -146,6 +148,7 @@ pub fn run() {
         limit_strength: false,
         elo: MAX_ELO,
         skill_level: options::MAX_SKILL_LEVEL,
+        network: None,
     };
     uci.engine.move_overhead = Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS);
     loop {
@@ -353,6 +356,10 @@ impl Uci {
                     CastlingMode::Standard
                 };
             }
+            Ok(Setting::EvalFile(path)) => {
+                self.halt();
+                self.set_eval_file(&path);
+            }
             Ok(Setting::Threads(n)) => {
                 self.halt();
                 self.engine.set_threads(n);
@@ -361,6 +368,42 @@ impl Uci {
             // preparation, and analysis and play search alike.
             Ok(Setting::Ponder(_) | Setting::AnalyseMode(_)) => {}
             Err(e) => self.out.info_string(&e),
+        }
+    }
+
+    /// Loads the network in `path` (none: the handcrafted evaluation). A
+    /// file that cannot be used is named with the reason, and the engine
+    /// keeps the evaluation it had.
+    fn set_eval_file(&mut self, path: &str) {
+        if path.is_empty() {
+            self.network = None;
+            self.engine.set_network(None);
+            self.out.info_string("EvalFile: the handcrafted evaluation");
+            return;
+        }
+        let loaded = std::fs::read(path)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| crate::nnue::Network::from_bytes(&bytes));
+        match loaded {
+            Ok(net) => {
+                let net = std::sync::Arc::new(net);
+                self.out.info_string(&format!(
+                    "EvalFile: {path}, a network of {} hidden neurons",
+                    net.hidden()
+                ));
+                self.engine.set_network(Some(&net));
+                self.network = Some((path.to_string(), net));
+            }
+            Err(e) => {
+                let current = self
+                    .network
+                    .as_ref()
+                    .map_or("the handcrafted evaluation".to_string(), |(p, _)| p.clone());
+                self.out.info_string(&format!(
+                    "EvalFile '{}': {e}; keeping {current}",
+                    shorten(path)
+                ));
+            }
         }
     }
 
@@ -420,6 +463,17 @@ impl Uci {
             eval::taper(total, phase, scale),
             eval::evaluate(pos)
         ));
+        if let Some((path, net)) = &self.network {
+            let stm = net.evaluate(pos);
+            let white = if pos.turn() == shakmaty::Color::White {
+                stm
+            } else {
+                -stm
+            };
+            self.out.line(&format!(
+                "NNUE ({path}, in use): {white} cp for White, {stm} cp for the side to move"
+            ));
+        }
     }
 }
 

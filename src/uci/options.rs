@@ -26,6 +26,8 @@ pub enum Setting {
     SyzygyProbeDepth(i32),
     Syzygy50MoveRule(bool),
     AnalyseMode(bool),
+    /// A network file, or empty for the handcrafted evaluation.
+    EvalFile(String),
 }
 
 /// `Skill Level` at full strength (and the default).
@@ -56,6 +58,7 @@ pub fn declarations() -> Vec<String> {
         ),
         "option name Syzygy50MoveRule type check default true".into(),
         "option name UCI_AnalyseMode type check default false".into(),
+        "option name EvalFile type string default <empty>".into(),
     ]
 }
 
@@ -129,6 +132,13 @@ pub fn parse_setting(name: &str, value: Option<&str>) -> Result<Setting, String>
         check("Syzygy50MoveRule", value).map(Setting::Syzygy50MoveRule)
     } else if is("UCI_AnalyseMode") {
         check("UCI_AnalyseMode", value).map(Setting::AnalyseMode)
+    } else if is("EvalFile") {
+        let path = value.map(str::trim).unwrap_or_default();
+        Ok(Setting::EvalFile(if path == "<empty>" {
+            String::new()
+        } else {
+            path.to_string()
+        }))
     } else if is("UCI_ShowWDL") {
         check("UCI_ShowWDL", value).map(Setting::ShowWdl)
     } else if is("SyzygyPath") {

@@ -1,0 +1,25 @@
+//! The neural network evaluation (NNUE): a perspective network
+//! (768 → H) × 2 → 1 with `SCReLU`, in i16 weights.
+//!
+//! - `features`: the one map from (perspective, piece, square) to an input,
+//!   shared by the engine and the trainer so they can never disagree;
+//! - `network`: the quantised network, its file format and its forward pass;
+//! - `accumulator`: the accumulators by ply, updated from the parent's by
+//!   the inputs a move changes.
+//!
+//! Quantisation (published practice): the feature transformer's weights
+//! and biases are scaled by `QA` = 255, the output weights by `QB` = 64, and
+//! the output is read as `SCALE` = 400 centipawns per unit.
+
+pub mod accumulator;
+pub mod features;
+pub mod network;
+
+pub use network::Network;
+
+/// Feature-transformer quantisation: 1.0 is stored as 255.
+pub const QA: i32 = 255;
+/// Output-layer quantisation: 1.0 is stored as 64.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the network's output.
+pub const SCALE: i32 = 400;

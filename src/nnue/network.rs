@@ -1,0 +1,243 @@
+//! The quantised network, its file format and its forward pass.
+//!
+//! File format, version 1, all integers little-endian:
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 0–3 | magic `BRNN` |
+//! | 4–7 | version (u32, 1) |
+//! | 8–11 | hidden size H (u32, 1 to 4096) |
+//! | 12–19 | FNV-1a 64 checksum of the payload (u64) |
+//! | 20– | payload: feature weights (768 × H i16, input by input), feature biases (H i16), output weights (2H i16: side to move's half, then the other's), output bias (i32) |
+//!
+//! Feature weights and biases are scaled by `QA`, output weights by `QB`,
+//! the output bias by `QA × QB`.
+
+use shakmaty::{Chess, Color, Position};
+
+use super::features::{INPUTS, active};
+use super::{QA, QB, SCALE};
+
+const MAGIC: &[u8; 4] = b"BRNN";
+const VERSION: u32 = 1;
+const HEADER: usize = 20;
+const MAX_HIDDEN: usize = 4096;
+
+/// A network ready to evaluate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    hidden: usize,
+    /// `INPUTS × hidden`, the weights of input i at `i * hidden ..`.
+    feature_weights: Vec<i16>,
+    feature_biases: Vec<i16>,
+    output_weights: Vec<i16>,
+    output_bias: i32,
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+impl Network {
+    /// A network from its parts (the trainer's quantised weights).
+    ///
+    /// # Errors
+    /// When the parts do not fit together.
+    pub fn new(
+        feature_weights: Vec<i16>,
+        feature_biases: Vec<i16>,
+        output_weights: Vec<i16>,
+        output_bias: i32,
+    ) -> Result<Network, String> {
+        let hidden = feature_biases.len();
+        if hidden == 0
+            || hidden > MAX_HIDDEN
+            || feature_weights.len() != INPUTS * hidden
+            || output_weights.len() != 2 * hidden
+        {
+            return Err(format!(
+                "network parts do not fit: {} feature weights, {hidden} biases, {} output weights",
+                feature_weights.len(),
+                output_weights.len()
+            ));
+        }
+        Ok(Network {
+            hidden,
+            feature_weights,
+            feature_biases,
+            output_weights,
+            output_bias,
+        })
+    }
+
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut payload = Vec::with_capacity(2 * (INPUTS + 3) * self.hidden + 4);
+        for w in self
+            .feature_weights
+            .iter()
+            .chain(&self.feature_biases)
+            .chain(&self.output_weights)
+        {
+            payload.extend_from_slice(&w.to_le_bytes());
+        }
+        payload.extend_from_slice(&self.output_bias.to_le_bytes());
+        let mut bytes = Vec::with_capacity(HEADER + payload.len());
+        bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        bytes.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        bytes.extend_from_slice(&fnv1a(&payload).to_le_bytes());
+        bytes.extend_from_slice(&payload);
+        bytes
+    }
+
+    /// Reads a network file.
+    ///
+    /// # Errors
+    /// Saying what is wrong: not a network, another version, a size that
+    /// does not match, or a checksum that does not (a damaged file).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        if bytes.len() < HEADER || &bytes[..4] != MAGIC {
+            return Err("not a Brudno network file (no BRNN header)".into());
+        }
+        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+        let version = word(4);
+        if version != VERSION {
+            return Err(format!(
+                "network file version {version}; this engine reads {VERSION}"
+            ));
+        }
+        let hidden = word(8) as usize;
+        if hidden == 0 || hidden > MAX_HIDDEN {
+            return Err(format!(
+                "hidden size {hidden} is out of range 1 to {MAX_HIDDEN}"
+            ));
+        }
+        let payload = &bytes[HEADER..];
+        let expected = 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4;
+        if payload.len() != expected {
+            return Err(format!(
+                "a network of {hidden} hidden neurons takes {} bytes, the file has {}",
+                HEADER + expected,
+                bytes.len()
+            ));
+        }
+        let checksum = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
+        if fnv1a(payload) != checksum {
+            return Err("checksum mismatch: the network file is damaged".into());
+        }
+        let values: Vec<i16> = payload[..expected - 4]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        let (fw, rest) = values.split_at(INPUTS * hidden);
+        let (fb, ow) = rest.split_at(hidden);
+        let bias = i32::from_le_bytes(payload[expected - 4..].try_into().expect("4 bytes"));
+        Network::new(fw.to_vec(), fb.to_vec(), ow.to_vec(), bias)
+    }
+
+    /// The accumulator of `perspective`: biases plus the weights of every
+    /// active input.
+    pub fn refresh(&self, pos: &Chess, perspective: Color, acc: &mut [i16]) {
+        acc.copy_from_slice(&self.feature_biases);
+        for i in active(pos, perspective) {
+            self.update(acc, i, true);
+        }
+    }
+
+    /// Adds (`put`) or removes input `i` in an accumulator.
+    #[inline]
+    pub fn update(&self, acc: &mut [i16], i: usize, put: bool) {
+        let w = &self.feature_weights[i * self.hidden..(i + 1) * self.hidden];
+        if put {
+            for (a, &w) in acc.iter_mut().zip(w) {
+                *a = a.wrapping_add(w);
+            }
+        } else {
+            for (a, &w) in acc.iter_mut().zip(w) {
+                *a = a.wrapping_sub(w);
+            }
+        }
+    }
+
+    /// The output for two accumulators, in centipawns for the side to move.
+    pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
+        let screlu = |x: i16| {
+            let c = i32::from(x).clamp(0, QA);
+            c * c
+        };
+        let (w_us, w_them) = self.output_weights.split_at(self.hidden);
+        let mut sum: i64 = 0;
+        for (&a, &w) in us.iter().zip(w_us) {
+            sum += i64::from(screlu(a)) * i64::from(w);
+        }
+        for (&a, &w) in them.iter().zip(w_them) {
+            sum += i64::from(screlu(a)) * i64::from(w);
+        }
+        // SCReLU squares QA: one QA comes off before the bias is added.
+        let out = sum / i64::from(QA) + i64::from(self.output_bias);
+        (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
+    }
+
+    /// The evaluation of `pos` from the side to move, computed afresh.
+    pub fn evaluate(&self, pos: &Chess) -> i32 {
+        let mut us = vec![0; self.hidden];
+        let mut them = vec![0; self.hidden];
+        self.refresh(pos, pos.turn(), &mut us);
+        self.refresh(pos, !pos.turn(), &mut them);
+        self.output(&us, &them)
+    }
+}
+
+#[cfg(test)]
+pub mod tests {
+    use super::*;
+    use crate::board::test_position as pos;
+
+    /// A small network with weights from a fixed sequence.
+    pub fn sample(hidden: usize) -> Network {
+        let mut x: u32 = 12345;
+        let mut next = |range: i32| {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            ((x >> 8) as i32 % (2 * range + 1) - range) as i16
+        };
+        let fw = (0..INPUTS * hidden).map(|_| next(40)).collect();
+        let fb = (0..hidden).map(|_| next(60)).collect();
+        let ow = (0..2 * hidden).map(|_| next(60)).collect();
+        Network::new(fw, fb, ow, 300).unwrap()
+    }
+
+    #[test]
+    fn files_round_trip_and_bad_ones_are_refused() {
+        let net = sample(16);
+        let bytes = net.to_bytes();
+        assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+        let refused = |b: &[u8]| Network::from_bytes(b).unwrap_err();
+        assert!(refused(b"garbage").contains("BRNN"));
+        assert!(refused(&bytes[..bytes.len() - 10]).contains("bytes"));
+        let mut damaged = bytes.clone();
+        damaged[100] ^= 1;
+        assert!(refused(&damaged).contains("checksum"));
+        let mut version = bytes.clone();
+        version[4] = 9;
+        assert!(refused(&version).contains("version"));
+        let mut size = bytes;
+        size[8] = 17;
+        assert!(refused(&size).contains("hidden"));
+    }
+
+    #[test]
+    fn a_colour_mirrored_position_evaluates_alike() {
+        let net = sample(32);
+        let white = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1");
+        let black = pos("r3k2r/pppbbppp/2n2q1P/1P2p3/3pn3/BN2PNP1/P1PPQPB1/R3K2R b - - 0 1");
+        assert_eq!(net.evaluate(&white), net.evaluate(&black));
+        assert_ne!(net.evaluate(&white), 0);
+    }
+}

@@ -1,0 +1,425 @@
+//! `brudno train`: fits a network to packed self-play positions on the
+//! CPU, then quantises it into a network file.
+//!
+//! The net's raw output `out` is read as `SCALE × out` centipawns, and the
+//! loss is the squared error of sigmoid(out) against a blend of the game
+//! result and sigmoid(score / SCALE) (`wdl` is the result's weight). The
+//! positions are filtered ([`Packed::trainable`]) and shuffled once, a
+//! share is kept back for validation, and `AdamW` fits the rest in batches
+//! split over threads; the learning rate falls by a cosine schedule.
+
+use std::time::Instant;
+
+use crate::datagen::packed::{self, Packed};
+use crate::nnue::features::{INPUTS, index_packed};
+use crate::nnue::{Network, QA, QB, SCALE};
+
+/// How to train.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub hidden: usize,
+    pub epochs: usize,
+    pub batch: usize,
+    pub lr: f32,
+    /// Weight of the game result in the target (the rest is the score).
+    pub wdl: f32,
+    pub threads: usize,
+    pub seed: u64,
+    /// Share of the positions kept back for validation.
+    pub validation: f32,
+}
+
+/// Feature weights are kept within this so that accumulators of up to
+/// 32 inputs stay inside i16 once scaled by `QA`.
+const WEIGHT_CLIP: f32 = 1.98;
+const BETA1: f32 = 0.9;
+const BETA2: f32 = 0.999;
+const EPSILON: f32 = 1e-8;
+const WEIGHT_DECAY: f32 = 0.01;
+
+/// The float network the trainer fits.
+#[derive(Clone, Debug)]
+pub struct FloatNet {
+    pub hidden: usize,
+    /// Feature weights (`INPUTS × hidden`), biases (`hidden`), output
+    /// weights (`2 × hidden`) and the output bias, in one vector.
+    pub params: Vec<f32>,
+}
+
+/// One position as the trainer uses it.
+#[derive(Clone, Copy)]
+struct Sample {
+    record: Packed,
+    target: f32,
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// A small deterministic generator (splitmix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn unit(&mut self) -> f32 {
+        (self.next() >> 40) as f32 / (1u64 << 24) as f32
+    }
+}
+
+impl FloatNet {
+    /// Small random weights (He-style for the feature layer).
+    pub fn random(hidden: usize, seed: u64) -> FloatNet {
+        let mut rng = Rng(seed);
+        let mut params = vec![0.0; INPUTS * hidden + 3 * hidden + 1];
+        let ft = 1.0 / (32.0f32).sqrt();
+        let out = 1.0 / (2.0 * hidden as f32).sqrt();
+        for (i, p) in params.iter_mut().enumerate() {
+            let range = if i < INPUTS * hidden {
+                ft
+            } else if i < INPUTS * hidden + hidden {
+                0.0
+            } else {
+                out
+            };
+            *p = (rng.unit() * 2.0 - 1.0) * range;
+        }
+        FloatNet { hidden, params }
+    }
+
+    fn split(&self) -> (&[f32], &[f32], &[f32], f32) {
+        let h = self.hidden;
+        let (fw, rest) = self.params.split_at(INPUTS * h);
+        let (fb, rest) = rest.split_at(h);
+        let (ow, ob) = rest.split_at(2 * h);
+        (fw, fb, ow, ob[0])
+    }
+
+    /// The raw output for a packed record (side to move's view), with the
+    /// two accumulators left in `acc` for the backward pass.
+    fn forward(&self, r: &Packed, acc: &mut [f32]) -> f32 {
+        let h = self.hidden;
+        let (fw, fb, ow, ob) = self.split();
+        let (us, them) = acc.split_at_mut(h);
+        us.copy_from_slice(fb);
+        them.copy_from_slice(fb);
+        for (piece, sq) in r.pieces() {
+            let i = index_packed(piece, u8::from(sq), true);
+            for (a, w) in us.iter_mut().zip(&fw[i * h..(i + 1) * h]) {
+                *a += w;
+            }
+            let i = index_packed(piece, u8::from(sq), false);
+            for (a, w) in them.iter_mut().zip(&fw[i * h..(i + 1) * h]) {
+                *a += w;
+            }
+        }
+        let screlu = |x: f32| {
+            let c = x.clamp(0.0, 1.0);
+            c * c
+        };
+        let (ow_us, ow_them) = ow.split_at(h);
+        let s_us: f32 = us.iter().zip(ow_us).map(|(&a, &w)| screlu(a) * w).sum();
+        let s_them: f32 = them.iter().zip(ow_them).map(|(&a, &w)| screlu(a) * w).sum();
+        s_us + s_them + ob
+    }
+
+    /// The evaluation in centipawns for the side to move of a record.
+    #[cfg(test)]
+    pub fn evaluate(&self, r: &Packed) -> f32 {
+        let mut acc = vec![0.0; 2 * self.hidden];
+        self.forward(r, &mut acc) * SCALE as f32
+    }
+
+    /// Adds the loss's gradient for one sample to `grad`; returns the loss.
+    fn backward(&self, sample: &Sample, acc: &mut [f32], grad: &mut [f32]) -> f32 {
+        let h = self.hidden;
+        let out = self.forward(&sample.record, acc);
+        let pred = sigmoid(out);
+        let err = pred - sample.target;
+        let g = 2.0 * err * pred * (1.0 - pred);
+        let (_, _, ow, _) = self.split();
+        let (gfw, rest) = grad.split_at_mut(INPUTS * h);
+        let (gfb, rest) = rest.split_at_mut(h);
+        let (gow, gob) = rest.split_at_mut(2 * h);
+        gob[0] += g;
+        // The gradient at each accumulator, left in `acc`.
+        for j in 0..2 * h {
+            let a = acc[j];
+            let c = a.clamp(0.0, 1.0);
+            gow[j] += g * c * c;
+            acc[j] = if a > 0.0 && a < 1.0 {
+                g * ow[j] * 2.0 * a
+            } else {
+                0.0
+            };
+        }
+        let (d_us, d_them) = acc.split_at(h);
+        for j in 0..h {
+            gfb[j] += d_us[j] + d_them[j];
+        }
+        for (piece, sq) in sample.record.pieces() {
+            let i = index_packed(piece, u8::from(sq), true);
+            for (gw, d) in gfw[i * h..(i + 1) * h].iter_mut().zip(d_us) {
+                *gw += d;
+            }
+            let i = index_packed(piece, u8::from(sq), false);
+            for (gw, d) in gfw[i * h..(i + 1) * h].iter_mut().zip(d_them) {
+                *gw += d;
+            }
+        }
+        err * err
+    }
+
+    /// Mean loss over `samples`.
+    fn loss(&self, samples: &[Sample], threads: usize) -> f32 {
+        if samples.is_empty() {
+            return 0.0;
+        }
+        let chunk = samples.len().div_ceil(threads.max(1));
+        let total: f64 = std::thread::scope(|scope| {
+            let handles: Vec<_> = samples
+                .chunks(chunk)
+                .map(|part| {
+                    scope.spawn(move || {
+                        let mut acc = vec![0.0; 2 * self.hidden];
+                        part.iter()
+                            .map(|s| {
+                                let e = sigmoid(self.forward(&s.record, &mut acc)) - s.target;
+                                f64::from(e * e)
+                            })
+                            .sum::<f64>()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or(0.0)).sum()
+        });
+        (total / samples.len() as f64) as f32
+    }
+
+    /// Rounds into the engine's network.
+    ///
+    /// # Errors
+    /// When a weight does not fit its integer after scaling.
+    pub fn quantise(&self) -> Result<Network, String> {
+        let (fw, fb, ow, ob) = self.split();
+        let round = |x: f32, scale: i32, what: &str| -> Result<i16, String> {
+            let v = (x * scale as f32).round();
+            if v.abs() > f32::from(i16::MAX) {
+                Err(format!("{what} {x} overflows i16 once scaled by {scale}"))
+            } else {
+                Ok(v as i16)
+            }
+        };
+        let fw = fw
+            .iter()
+            .map(|&x| round(x, QA, "a feature weight"))
+            .collect::<Result<_, _>>()?;
+        let fb = fb
+            .iter()
+            .map(|&x| round(x, QA, "a feature bias"))
+            .collect::<Result<_, _>>()?;
+        let ow = ow
+            .iter()
+            .map(|&x| round(x, QB, "an output weight"))
+            .collect::<Result<_, _>>()?;
+        let ob = (ob * (QA * QB) as f32).round() as i32;
+        Network::new(fw, fb, ow, ob)
+    }
+}
+
+/// The training set: trainable positions of `bytes`, shuffled, split into
+/// (training, validation).
+fn samples(bytes: &[u8], settings: &Settings) -> (Vec<Sample>, Vec<Sample>) {
+    let mut all: Vec<Sample> = packed::read_all(bytes)
+        .into_iter()
+        .filter(Packed::trainable)
+        .map(|record| {
+            let score = sigmoid(f32::from(record.score) / SCALE as f32);
+            let result = f32::from(record.result) / 2.0;
+            Sample {
+                record,
+                target: settings.wdl * result + (1.0 - settings.wdl) * score,
+            }
+        })
+        .collect();
+    // Unshuffled data (whole games in order) trains badly: shuffle once.
+    let mut rng = Rng(settings.seed ^ 0x5eed);
+    for i in (1..all.len()).rev() {
+        let j = (rng.next() % (i as u64 + 1)) as usize;
+        all.swap(i, j);
+    }
+    let held = ((all.len() as f32 * settings.validation) as usize).min(all.len() / 2);
+    let training = all.split_off(held);
+    (training, all)
+}
+
+/// Progress of a run: after each epoch, (epoch, training loss, validation
+/// loss, positions a second).
+pub type Progress<'a> = dyn FnMut(usize, f32, f32, f64) + 'a;
+
+/// Trains a network on the packed positions in `bytes`.
+///
+/// # Errors
+/// When there are no trainable positions.
+pub fn train(
+    bytes: &[u8],
+    settings: &Settings,
+    progress: &mut Progress,
+) -> Result<(FloatNet, f32, f32), String> {
+    let (training, validation) = samples(bytes, settings);
+    if training.is_empty() {
+        return Err("no trainable positions".into());
+    }
+    let mut net = FloatNet::random(settings.hidden, settings.seed);
+    let n = net.params.len();
+    let (mut m, mut v) = (vec![0.0f32; n], vec![0.0f32; n]);
+    let batch = settings.batch.max(1);
+    let steps_per_epoch = training.len().div_ceil(batch);
+    let total_steps = (steps_per_epoch * settings.epochs).max(1);
+    let threads = settings.threads.max(1);
+    let mut grads: Vec<Vec<f32>> = (0..threads).map(|_| vec![0.0; n]).collect();
+    let ft = INPUTS * settings.hidden;
+    let mut step: i32 = 0;
+    let (mut train_loss, mut val_loss) = (0.0, net.loss(&validation, threads));
+    for epoch in 1..=settings.epochs {
+        let start = Instant::now();
+        let mut epoch_loss = 0.0f64;
+        for chunk in training.chunks(batch) {
+            let part = chunk.len().div_ceil(threads);
+            let net_ref = &net;
+            let losses: Vec<f64> = std::thread::scope(|scope| {
+                let handles: Vec<_> = grads
+                    .iter_mut()
+                    .zip(chunk.chunks(part))
+                    .map(|(g, samples)| {
+                        scope.spawn(move || {
+                            g.fill(0.0);
+                            let mut acc = vec![0.0; 2 * net_ref.hidden];
+                            samples
+                                .iter()
+                                .map(|s| f64::from(net_ref.backward(s, &mut acc, g)))
+                                .sum::<f64>()
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or(0.0))
+                    .collect()
+            });
+            epoch_loss += losses.iter().sum::<f64>();
+            let used = chunk.len().div_ceil(part);
+            let (first, rest) = grads.split_at_mut(1);
+            for other in rest.iter().take(used - 1) {
+                for (a, b) in first[0].iter_mut().zip(other.iter()) {
+                    *a += b;
+                }
+            }
+            // AdamW with a cosine schedule.
+            step += 1;
+            let progress_share = step as f32 / total_steps as f32;
+            let lr = settings.lr * 0.5 * (1.0 + (std::f32::consts::PI * progress_share).cos());
+            let (b1t, b2t) = (1.0 - BETA1.powi(step), 1.0 - BETA2.powi(step));
+            let scale = 1.0 / chunk.len() as f32;
+            for (i, ((p, g), (m, v))) in net
+                .params
+                .iter_mut()
+                .zip(&first[0])
+                .zip(m.iter_mut().zip(v.iter_mut()))
+                .enumerate()
+            {
+                let g = g * scale;
+                *m = BETA1 * *m + (1.0 - BETA1) * g;
+                *v = BETA2 * *v + (1.0 - BETA2) * g * g;
+                *p -= lr * ((*m / b1t) / ((*v / b2t).sqrt() + EPSILON) + WEIGHT_DECAY * *p);
+                if i < ft {
+                    *p = p.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+                }
+            }
+        }
+        train_loss = (epoch_loss / training.len() as f64) as f32;
+        val_loss = net.loss(&validation, threads);
+        let rate = training.len() as f64 / start.elapsed().as_secs_f64();
+        progress(epoch, train_loss, val_loss, rate);
+    }
+    Ok((net, train_loss, val_loss))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datagen::convert;
+
+    fn sample_data() -> Vec<u8> {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/sample.txt"
+        ))
+        .unwrap();
+        convert(&text).0
+    }
+
+    fn settings(epochs: usize) -> Settings {
+        Settings {
+            hidden: 16,
+            epochs,
+            batch: 256,
+            lr: 0.01,
+            wdl: 0.3,
+            threads: 2,
+            seed: 1,
+            validation: 0.1,
+        }
+    }
+
+    #[test]
+    fn a_tiny_net_learns_the_sample_within_seconds() {
+        let bytes = sample_data();
+        let mut first = None;
+        let (_, train_loss, val_loss) = train(&bytes, &settings(8), &mut |epoch, t, _, _| {
+            if epoch == 1 {
+                first = Some(t);
+            }
+        })
+        .unwrap();
+        let first = first.unwrap();
+        assert!(train_loss < first * 0.9, "{first} -> {train_loss}");
+        assert!(val_loss < 0.05, "{val_loss}");
+    }
+
+    #[test]
+    fn the_quantised_net_evaluates_as_the_float_net_does() {
+        let bytes = sample_data();
+        let (net, _, _) = train(&bytes, &settings(3), &mut |_, _, _, _| {}).unwrap();
+        let quantised = Network::from_bytes(&net.quantise().unwrap().to_bytes()).unwrap();
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/sample.txt"
+        ))
+        .unwrap();
+        let (mut worst, mut total) = (0.0f32, 0.0f32);
+        for line in text.lines().take(200) {
+            let fen = line.split('|').next().unwrap().trim();
+            let pos = crate::board::test_position(fen);
+            let record = Packed::new(&pos, 0, 1, 40, 0);
+            let float = net.evaluate(&record);
+            let int = quantised.evaluate(&pos) as f32;
+            worst = worst.max((float - int).abs());
+            total += (float - int).abs();
+        }
+        // Rounding each weight to 1/255 or 1/64 moves an evaluation by a few
+        // centipawns; a wrong scale or index would move it by hundreds.
+        let mean = total / 200.0;
+        assert!(
+            mean <= 3.0 && worst <= 12.0,
+            "quantised and float evaluations differ by {mean} cp on average, {worst} at most"
+        );
+    }
+}
