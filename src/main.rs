@@ -343,7 +343,10 @@ options:
   --games N          games to play (default 1000)
   --nodes N          nodes a move (default 5000)
   --threads T        games played at once (default: all cores)
-  --random-plies R   random plies after the opening (default 8)
+  --random-plies R   random plies after the opening, one more half the time
+                     (default 8)
+  --balance CP       drop openings a short search (4,000 nodes) scores
+                     beyond CP either way (default 300; 0 keeps all)
   --book FILE        start from the EPD/FEN lines of FILE (default: the
                      start position)
   --seed S           random seed (default 1); use another to resume
@@ -358,6 +361,7 @@ fn run_datagen(args: &[String]) -> ExitCode {
         nodes: 5000,
         threads: std::thread::available_parallelism().map_or(1, usize::from),
         random_plies: 8,
+        balance: 300,
         book: Vec::new(),
         seed: 1,
         out: "data/selfplay.txt".into(),
@@ -384,6 +388,10 @@ fn run_datagen(args: &[String]) -> ExitCode {
             }
             ("--seed", Ok(n)) => {
                 config.seed = n;
+                true
+            }
+            ("--balance", Ok(n)) => {
+                config.balance = i32::try_from(n).unwrap_or(i32::MAX);
                 true
             }
             ("--out", _) if !value.is_empty() => {

@@ -55,6 +55,7 @@ fn every_command_lists_its_options() {
                 "--nodes",
                 "--threads",
                 "--random-plies",
+                "--balance",
                 "--book",
                 "--seed",
                 "--out",

@@ -39,8 +39,12 @@ pub struct Config {
     pub games: u64,
     pub nodes: u64,
     pub threads: usize,
-    /// Random plies played from the start position before recording.
+    /// Random plies played from the start position before recording (one
+    /// more, half the time, so that either side may move first).
     pub random_plies: usize,
+    /// Openings a short search scores beyond this many centipawns either
+    /// way are dropped (0: all are kept).
+    pub balance: i32,
     /// Openings to start from instead of the start position (FEN/EPD lines).
     pub book: Vec<String>,
     pub seed: u64,
@@ -74,6 +78,8 @@ const MAX_GAME_PLIES: usize = 400;
 /// Positions with larger scores teach the evaluation nothing useful.
 const MAX_RECORDED_SCORE: i32 = 2_000;
 const HASH_MB: usize = 8;
+/// Nodes of the search that checks an opening's balance.
+const BALANCE_NODES: u64 = 4_000;
 
 /// A small deterministic generator (xorshift64*).
 struct Rng(u64);
@@ -249,7 +255,7 @@ fn opening(config: &Config, rng: &mut Rng) -> Option<(Board, Vec<u64>)> {
         Board::from_fen(&fen, CastlingMode::Standard).ok()?.0
     };
     let mut keys = vec![board.key()];
-    for _ in 0..config.random_plies {
+    for _ in 0..config.random_plies + rng.below(2) {
         let moves = board.pos().legal_moves();
         if moves.is_empty() {
             return None;
@@ -258,6 +264,19 @@ fn opening(config: &Config, rng: &mut Rng) -> Option<(Board, Vec<u64>)> {
         keys.push(board.key());
     }
     (!board.pos().legal_moves().is_empty()).then_some((board, keys))
+}
+
+/// Whether a short search finds the opening within `config.balance`:
+/// random plies often give a piece away, and a game decided at its start
+/// teaches little.
+fn balanced(config: &Config, searcher: &mut Searcher, board: &Board, keys: &[u64]) -> bool {
+    let limits = Limits {
+        nodes: Some(BALANCE_NODES),
+        ..Limits::default()
+    };
+    let control = Arc::new(Control::new(Instant::now(), None));
+    let outcome = searcher.think(board, keys, limits, control, &mut |_| {});
+    outcome.score.abs() <= config.balance
 }
 
 /// A game's records in the output's format, and how many positions that is.
@@ -291,8 +310,10 @@ fn encode(config: &Config, records: &[Record], result: f64) -> (Vec<u8>, u64) {
 /// White's side.
 fn play_game(config: &Config, searcher: &mut Searcher, rng: &mut Rng) -> (Vec<Record>, f64) {
     let (mut board, mut keys) = loop {
-        if let Some(o) = opening(config, rng) {
-            break o;
+        if let Some((board, keys)) = opening(config, rng) {
+            if config.balance == 0 || balanced(config, searcher, &board, &keys) {
+                break (board, keys);
+            }
         }
     };
     searcher.clear();
@@ -388,6 +409,7 @@ mod tests {
             nodes: 300,
             threads: 2,
             random_plies: 8,
+            balance: 300,
             book: Vec::new(),
             seed: 1,
             out: out.clone(),
@@ -425,6 +447,7 @@ mod tests {
             nodes: 400,
             threads: 1,
             random_plies: 8,
+            balance: 300,
             book: Vec::new(),
             seed: 7,
             out: out.to_string(),
