@@ -35,9 +35,14 @@ const POSITIONS: [&str; 16] = [
     "8/5k2/8/3KP3/8/8/8/8 w - - 0 1",
 ];
 
-/// Searches every position to `depth` and prints the totals, last line
-/// `<nodes> nodes <nps> nps`. Returns the node count.
-pub fn run(depth: Option<i32>, out: &mut dyn FnMut(&str)) -> u64 {
+/// Searches every position to `depth` (with `net` when given, else the
+/// handcrafted evaluation) and prints the totals, last line `<nodes> nodes
+/// <nps> nps`. Returns the node count.
+pub fn run(
+    depth: Option<i32>,
+    net: Option<&Arc<crate::nnue::Network>>,
+    out: &mut dyn FnMut(&str),
+) -> u64 {
     let depth = depth.unwrap_or(DEFAULT_DEPTH);
     let start = Instant::now();
     let mut total = 0;
@@ -49,6 +54,7 @@ pub fn run(depth: Option<i32>, out: &mut dyn FnMut(&str)) -> u64 {
             Board::from_fen(fen, CastlingMode::Standard).expect("bench positions are valid");
         let tt = Arc::new(Tt::new(HASH_MB).expect("16 MB for bench"));
         let mut searcher = Searcher::new(tt);
+        searcher.set_network(net.cloned());
         let control = Arc::new(Control::new(Instant::now(), None));
         let limits = Limits {
             depth: Some(depth),

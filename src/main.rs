@@ -52,7 +52,7 @@ usage: brudno [COMMAND]
 With no command, Brudno speaks UCI on standard input and output.
 
 commands:
-  bench [DEPTH]          searches the 16 bench positions to DEPTH (default 13)
+  bench [DEPTH [NET]]    searches the 16 bench positions to DEPTH (default 13)
                          and prints search analytics; the last line is
                          '<nodes> nodes <nps> nps'
   perft DEPTH [FEN]      counts the leaf nodes below each legal move
@@ -67,10 +67,11 @@ commands:
 'brudno COMMAND --help' lists the options of a command."
 );
 
-const BENCH_USAGE: &str = "usage: brudno bench [DEPTH]
+const BENCH_USAGE: &str = "usage: brudno bench [DEPTH [NETWORK]]
 
 Searches the 16 positions of epd/bench.epd to DEPTH (1 to 64, default 13)
-with one thread and a 16 MB table, prints analytics (effective branching
+with one thread and a 16 MB table (and the network file NETWORK, or the
+handcrafted evaluation; in UCI, `bench` uses the EvalFile loaded), prints analytics (effective branching
 factor, first-move cut-off rate, re-search rate, quiescence share, table
 hits) and, last, '<nodes> nodes <nps> nps'. The node count is the
 fingerprint of the search.";
@@ -160,7 +161,21 @@ fn main() -> ExitCode {
         }
         Some("bench") => {
             let depth = args.get(1).and_then(|d| d.parse().ok());
-            bench::run(depth, &mut print);
+            let net = match args.get(2).map(std::fs::read) {
+                None => None,
+                Some(Ok(bytes)) => match nnue::Network::from_bytes(&bytes) {
+                    Ok(net) => Some(std::sync::Arc::new(net)),
+                    Err(e) => {
+                        eprintln!("{}: {e}", args[2]);
+                        return ExitCode::FAILURE;
+                    }
+                },
+                Some(Err(e)) => {
+                    eprintln!("cannot read {}: {e}", args[2]);
+                    return ExitCode::FAILURE;
+                }
+            };
+            bench::run(depth, net.as_ref(), &mut print);
             ExitCode::SUCCESS
         }
         Some("perft") => {

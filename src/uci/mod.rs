@@ -222,7 +222,8 @@ impl Uci {
             Command::Bench(depth) => {
                 self.halt();
                 let out = &mut self.out;
-                bench::run(depth, &mut |s| out.line(s));
+                let net = self.network.as_ref().map(|(_, n)| n);
+                bench::run(depth, net, &mut |s| out.line(s));
             }
             Command::Display => self.display(),
             Command::Eval => self.eval(),
