@@ -310,10 +310,10 @@ fn encode(config: &Config, records: &[Record], result: f64) -> (Vec<u8>, u64) {
 /// White's side.
 fn play_game(config: &Config, searcher: &mut Searcher, rng: &mut Rng) -> (Vec<Record>, f64) {
     let (mut board, mut keys) = loop {
-        if let Some((board, keys)) = opening(config, rng) {
-            if config.balance == 0 || balanced(config, searcher, &board, &keys) {
-                break (board, keys);
-            }
+        if let Some((board, keys)) = opening(config, rng)
+            && (config.balance == 0 || balanced(config, searcher, &board, &keys))
+        {
+            break (board, keys);
         }
     };
     searcher.clear();
