@@ -102,7 +102,7 @@ options:
   --batch N          positions a step (default 16384)
   --lr X             AdamW learning rate, falling by a cosine (default 0.001)
   --wdl W            weight of the game result in the target; the rest is
-                     the search score (default 0.3)
+                     the search score (default 0.1)
   --validation F     share kept back for the validation loss (default 0.02)
   --threads T        threads (default: all cores)
   --seed S           seed of the weights and the shuffle (default 1)
@@ -458,7 +458,7 @@ fn run_train(args: &[String]) -> ExitCode {
         epochs: 10,
         batch: 16_384,
         lr: 0.001,
-        wdl: 0.3,
+        wdl: 0.1,
         threads: std::thread::available_parallelism().map_or(1, usize::from),
         seed: 1,
         validation: 0.02,
