@@ -22,7 +22,9 @@
 //! reads them (not in check, a quiet best move, no mate score, past the
 //! opening) instead of the generator throwing the rest away.
 
-use shakmaty::{Chess, Color, Position, Role, Square};
+use shakmaty::{Chess, Color, Position, Square};
+
+use crate::nnue::features::kind;
 
 /// The side to move is in check.
 pub const FLAG_IN_CHECK: u8 = 1;
@@ -53,18 +55,6 @@ pub struct Packed {
     pub opp_ksq: u8,
     pub flags: u8,
     pub ply: u16,
-}
-
-/// A kind of piece as the format numbers it.
-fn kind(role: Role) -> u8 {
-    match role {
-        Role::Pawn => 0,
-        Role::Knight => 1,
-        Role::Bishop => 2,
-        Role::Rook => 3,
-        Role::Queen => 4,
-        Role::King => 5,
-    }
 }
 
 impl Packed {

@@ -4,6 +4,14 @@
 
 use shakmaty::{Chess, Color, Piece, Position, Role, Square};
 
+/// The number of a kind of piece: pawn 0, knight 1, … king 5, as the
+/// inputs and the packed training records both count them.
+#[inline]
+pub fn kind(role: Role) -> u8 {
+    // shakmaty numbers the roles from 1 (pawn) to 6 (king).
+    role as u8 - 1
+}
+
 /// Inputs per perspective.
 pub const INPUTS: usize = 768;
 
@@ -15,14 +23,7 @@ pub const INPUTS: usize = 768;
 #[inline]
 pub fn index(perspective: Color, piece: Piece, square: Square) -> usize {
     let own = usize::from(piece.color != perspective) * 384;
-    let kind = match piece.role {
-        Role::Pawn => 0,
-        Role::Knight => 1,
-        Role::Bishop => 2,
-        Role::Rook => 3,
-        Role::Queen => 4,
-        Role::King => 5,
-    };
+    let kind = usize::from(kind(piece.role));
     let sq = if perspective == Color::White {
         usize::from(square)
     } else {
