@@ -178,7 +178,9 @@ fn the_last_pv_begins_with_the_move_played() {
     for threads in [1, 3] {
         e.send(&format!("setoption name Threads value {threads}"));
         for (i, position) in positions.iter().enumerate() {
-            for movetime in [7, 23, 61, 149] {
+            // Many short searches: a stop inside an iteration that has
+            // just found a new best move is what this looks for.
+            for movetime in (5..=80).step_by(3).chain([149]) {
                 e.send("ucinewgame");
                 e.send(position);
                 e.send(&format!("go movetime {}", movetime + i));
