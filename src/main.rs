@@ -161,18 +161,19 @@ fn main() -> ExitCode {
         }
         Some("bench") => {
             let depth = args.get(1).and_then(|d| d.parse().ok());
-            let net = match args.get(2).map(std::fs::read) {
+            let net = match args.get(2) {
                 None => None,
-                Some(Ok(bytes)) => match nnue::Network::from_bytes(&bytes) {
-                    Ok(net) => Some(std::sync::Arc::new(net)),
-                    Err(e) => {
-                        eprintln!("{}: {e}", args[2]);
+                Some(path) => {
+                    let Some(bytes) = read_bytes(path) else {
                         return ExitCode::FAILURE;
+                    };
+                    match nnue::Network::from_bytes(&bytes) {
+                        Ok(net) => Some(std::sync::Arc::new(net)),
+                        Err(e) => {
+                            eprintln!("{path}: {e}");
+                            return ExitCode::FAILURE;
+                        }
                     }
-                },
-                Some(Err(e)) => {
-                    eprintln!("cannot read {}: {e}", args[2]);
-                    return ExitCode::FAILURE;
                 }
             };
             bench::run(depth, net.as_ref(), &mut print);
@@ -201,20 +202,16 @@ fn main() -> ExitCode {
         Some("tune") => run_tune(&args[1..]),
         Some("convert") => run_convert(&args[1..]),
         Some("train") => run_train(&args[1..]),
-        Some("data") => match args.get(1).map(std::fs::read) {
-            Some(Ok(bytes)) => {
+        Some("data") => {
+            let Some(path) = args.get(1) else {
+                eprintln!("{DATA_USAGE}");
+                return ExitCode::FAILURE;
+            };
+            read_bytes(path).map_or(ExitCode::FAILURE, |bytes| {
                 println!("{}", datagen::summary(&bytes));
                 ExitCode::SUCCESS
-            }
-            Some(Err(e)) => {
-                eprintln!("cannot read {}: {e}", args[1]);
-                ExitCode::FAILURE
-            }
-            None => {
-                eprintln!("{DATA_USAGE}");
-                ExitCode::FAILURE
-            }
-        },
+            })
+        }
         Some(other) => {
             eprintln!("unknown command '{other}'\n\n{USAGE}");
             ExitCode::FAILURE
@@ -240,16 +237,24 @@ options:
   --out FILE        write the weights' source here (default: standard output)
   --wdl             fit the WDL model of UCI_ShowWDL instead";
 
+/// The bytes of `path`, or `None` after saying on stderr why not.
+fn read_bytes(path: &str) -> Option<Vec<u8>> {
+    std::fs::read(path)
+        .map_err(|e| eprintln!("cannot read {path}: {e}"))
+        .ok()
+}
+
+/// The text of `path`, or `None` after saying on stderr why not.
+fn read_text(path: &str) -> Option<String> {
+    std::fs::read_to_string(path)
+        .map_err(|e| eprintln!("cannot read {path}: {e}"))
+        .ok()
+}
+
 /// Up to `limit` positions of a `datagen` file, or `None` (said on stderr)
 /// if it cannot be read.
 fn read_positions(path: &str, limit: usize) -> Option<tune::Data> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => Some(tune::Data::parse(&text, limit)),
-        Err(e) => {
-            eprintln!("cannot read {path}: {e}");
-            None
-        }
-    }
+    read_text(path).map(|text| tune::Data::parse(&text, limit))
 }
 
 /// `brudno tune DATA …`: fits the evaluation weights (or the WDL model).
@@ -498,13 +503,11 @@ fn run_train(args: &[String]) -> ExitCode {
     }
     let mut bytes = Vec::new();
     for f in &files {
-        match std::fs::read(f) {
-            Ok(b) => bytes.extend_from_slice(&b[..b.len() - b.len() % datagen::packed::SIZE]),
-            Err(e) => {
-                eprintln!("cannot read {f}: {e}");
-                return ExitCode::FAILURE;
-            }
-        }
+        let Some(b) = read_bytes(f) else {
+            return ExitCode::FAILURE;
+        };
+        // A partial record at the end (a generator stopped mid-write) is left out.
+        bytes.extend_from_slice(&b[..b.len() - b.len() % datagen::packed::SIZE]);
     }
     if let Some(dir) = std::path::Path::new(&out).parent()
         && !dir.as_os_str().is_empty()
@@ -550,12 +553,8 @@ fn run_convert(args: &[String]) -> ExitCode {
         eprintln!("{CONVERT_USAGE}");
         return ExitCode::FAILURE;
     };
-    let text = match std::fs::read_to_string(input) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("cannot read {input}: {e}");
-            return ExitCode::FAILURE;
-        }
+    let Some(text) = read_text(input) else {
+        return ExitCode::FAILURE;
     };
     let (bytes, converted, skipped) = datagen::convert(&text);
     let written = std::fs::File::options()
@@ -605,12 +604,8 @@ fn run_epd(args: &[String]) -> ExitCode {
             }
         }
     }
-    let text = match std::fs::read_to_string(file) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("cannot read {file}: {e}");
-            return ExitCode::FAILURE;
-        }
+    let Some(text) = read_text(file) else {
+        return ExitCode::FAILURE;
     };
     let settings = epd::Settings {
         budget,

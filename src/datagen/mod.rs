@@ -156,11 +156,8 @@ pub fn run(config: &Config) -> Result<(), String> {
 }
 
 /// Converts text data (`FEN | score | result`, White's side) to packed
-/// records; returns how many lines were converted and the first bad line's
-/// complaint, if any was skipped.
-///
-/// # Errors
-/// Never for a bad line (it is skipped and counted); the caller writes.
+/// records: returns their bytes, how many lines were converted, and what
+/// was wrong with each line skipped.
 pub fn convert(text: &str) -> (Vec<u8>, usize, Vec<String>) {
     let mut bytes = Vec::new();
     let mut converted = 0;
