@@ -106,6 +106,9 @@ options:
   --validation F     share kept back for the validation loss (default 0.02)
   --threads T        threads (default: all cores)
   --seed S           seed of the weights and the shuffle (default 1)
+  --mirror           mirror each position left to right at random each
+                     epoch (twice the positions, as chess is symmetric but
+                     for castling)
   --out FILE         network file (default nets/brudno.nnue)";
 
 const DATA_USAGE: &str = "usage: brudno data BIN
@@ -163,18 +166,10 @@ fn main() -> ExitCode {
             let depth = args.get(1).and_then(|d| d.parse().ok());
             let net = match args.get(2) {
                 None => None,
-                Some(path) => {
-                    let Some(bytes) = read_bytes(path) else {
-                        return ExitCode::FAILURE;
-                    };
-                    match nnue::Network::from_bytes(&bytes) {
-                        Ok(net) => Some(std::sync::Arc::new(net)),
-                        Err(e) => {
-                            eprintln!("{path}: {e}");
-                            return ExitCode::FAILURE;
-                        }
-                    }
-                }
+                Some(path) => match read_net(path) {
+                    Some(net) => Some(net),
+                    None => return ExitCode::FAILURE,
+                },
             };
             bench::run(depth, net.as_ref(), &mut print);
             ExitCode::SUCCESS
@@ -241,6 +236,15 @@ options:
 fn read_bytes(path: &str) -> Option<Vec<u8>> {
     std::fs::read(path)
         .map_err(|e| eprintln!("cannot read {path}: {e}"))
+        .ok()
+}
+
+/// The network in `path`, or `None` after saying on stderr why not.
+fn read_net(path: &str) -> Option<std::sync::Arc<nnue::Network>> {
+    let bytes = read_bytes(path)?;
+    nnue::Network::from_bytes(&bytes)
+        .map(std::sync::Arc::new)
+        .map_err(|e| eprintln!("{path}: {e}"))
         .ok()
 }
 
@@ -369,6 +373,8 @@ options:
                      beyond CP either way (default 300; 0 keeps all)
   --book FILE        start from the EPD/FEN lines of FILE (default: the
                      start position)
+  --net FILE         play with this network (default: the handcrafted
+                     evaluation), for the next generation's data
   --seed S           random seed (default 1); use another to resume
   --out FILE         output file (default data/selfplay.txt); a name ending
                      in .bin gets every position packed in 32 bytes, with
@@ -383,6 +389,7 @@ fn run_datagen(args: &[String]) -> ExitCode {
         random_plies: 8,
         balance: 300,
         book: Vec::new(),
+        net: None,
         seed: 1,
         out: "data/selfplay.txt".into(),
     };
@@ -418,6 +425,13 @@ fn run_datagen(args: &[String]) -> ExitCode {
                 config.out = value.to_string();
                 true
             }
+            ("--net", _) => match read_net(value) {
+                Some(net) => {
+                    config.net = Some(net);
+                    true
+                }
+                None => return ExitCode::FAILURE,
+            },
             ("--book", _) => match std::fs::read_to_string(value) {
                 Ok(text) => {
                     config.book = text
@@ -467,6 +481,7 @@ fn run_train(args: &[String]) -> ExitCode {
         threads: std::thread::available_parallelism().map_or(1, usize::from),
         seed: 1,
         validation: 0.02,
+        mirror: false,
     };
     let mut out = "nets/brudno.nnue".to_string();
     let mut files = Vec::new();
@@ -474,6 +489,10 @@ fn run_train(args: &[String]) -> ExitCode {
     while let Some(arg) = rest.next() {
         if !arg.starts_with("--") {
             files.push(arg.clone());
+            continue;
+        }
+        if arg == "--mirror" {
+            settings.mirror = true;
             continue;
         }
         let value = rest.next().map_or("", String::as_str);
@@ -517,12 +536,16 @@ fn run_train(args: &[String]) -> ExitCode {
     eprintln!("{}", datagen::summary(&bytes));
     let start = std::time::Instant::now();
     let epochs = settings.epochs;
-    let result = train::train(&bytes, &settings, &mut |epoch, t, v, rate| {
+    let result = train::train(&bytes, &settings, &mut |epoch, t, v, rate, net| {
         let eta = start.elapsed().as_secs_f64() / epoch as f64 * (epochs - epoch) as f64;
         eprintln!(
             "epoch {epoch}/{epochs}: training loss {t:.6}, validation loss {v:.6}, \
              {rate:.0} positions/s, ETA {eta:.0} s"
         );
+        // The checkpoint: a run stopped part-way leaves its last epoch's net.
+        if let Ok(q) = net.quantise() {
+            let _ = std::fs::write(&out, q.to_bytes());
+        }
     });
     let (net, train_loss, val_loss) = match result {
         Ok(r) => r,

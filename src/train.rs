@@ -27,10 +27,13 @@ pub struct Settings {
     pub seed: u64,
     /// Share of the positions kept back for validation.
     pub validation: f32,
+    /// Mirror each training position left to right, at random each epoch.
+    pub mirror: bool,
 }
 
 /// Feature weights are kept within this so that accumulators of up to
-/// 32 inputs stay inside i16 once scaled by `QA`.
+/// 32 inputs stay inside i16 once scaled by `QA`, and output weights so
+/// that they stay within the engine's ±128 once scaled by `QB`.
 const WEIGHT_CLIP: f32 = 1.98;
 const BETA1: f32 = 0.9;
 const BETA2: f32 = 0.999;
@@ -51,6 +54,22 @@ pub struct FloatNet {
 struct Sample {
     record: Packed,
     target: f32,
+    /// 7 to see the board mirrored left to right (files a↔h), else 0.
+    flip: u8,
+}
+
+/// The (side to move's, other side's) inputs of a record, with its
+/// squares' files mirrored when `flip` is 7. Chess is symmetric left to
+/// right but for castling, which the inputs do not show, so a mirrored
+/// position is a new position with the same evaluation.
+fn inputs(r: &Packed, flip: u8) -> impl Iterator<Item = (usize, usize)> + '_ {
+    r.pieces().map(move |(piece, sq)| {
+        let sq = u8::from(sq) ^ flip;
+        (
+            index_packed(piece, sq, true),
+            index_packed(piece, sq, false),
+        )
+    })
 }
 
 fn sigmoid(x: f32) -> f32 {
@@ -104,19 +123,17 @@ impl FloatNet {
 
     /// The raw output for a packed record (side to move's view), with the
     /// two accumulators left in `acc` for the backward pass.
-    fn forward(&self, r: &Packed, acc: &mut [f32]) -> f32 {
+    fn forward(&self, r: &Packed, flip: u8, acc: &mut [f32]) -> f32 {
         let h = self.hidden;
         let (fw, fb, ow, ob) = self.split();
         let (us, them) = acc.split_at_mut(h);
         us.copy_from_slice(fb);
         them.copy_from_slice(fb);
-        for (piece, sq) in r.pieces() {
-            let i = index_packed(piece, u8::from(sq), true);
+        for (i, j) in inputs(r, flip) {
             for (a, w) in us.iter_mut().zip(&fw[i * h..(i + 1) * h]) {
                 *a += w;
             }
-            let i = index_packed(piece, u8::from(sq), false);
-            for (a, w) in them.iter_mut().zip(&fw[i * h..(i + 1) * h]) {
+            for (a, w) in them.iter_mut().zip(&fw[j * h..(j + 1) * h]) {
                 *a += w;
             }
         }
@@ -134,13 +151,13 @@ impl FloatNet {
     #[cfg(test)]
     pub fn evaluate(&self, r: &Packed) -> f32 {
         let mut acc = vec![0.0; 2 * self.hidden];
-        self.forward(r, &mut acc) * SCALE as f32
+        self.forward(r, 0, &mut acc) * SCALE as f32
     }
 
     /// Adds the loss's gradient for one sample to `grad`; returns the loss.
     fn backward(&self, sample: &Sample, acc: &mut [f32], grad: &mut [f32]) -> f32 {
         let h = self.hidden;
-        let out = self.forward(&sample.record, acc);
+        let out = self.forward(&sample.record, sample.flip, acc);
         let pred = sigmoid(out);
         let err = pred - sample.target;
         let g = 2.0 * err * pred * (1.0 - pred);
@@ -164,13 +181,11 @@ impl FloatNet {
         for j in 0..h {
             gfb[j] += d_us[j] + d_them[j];
         }
-        for (piece, sq) in sample.record.pieces() {
-            let i = index_packed(piece, u8::from(sq), true);
+        for (i, j) in inputs(&sample.record, sample.flip) {
             for (gw, d) in gfw[i * h..(i + 1) * h].iter_mut().zip(d_us) {
                 *gw += d;
             }
-            let i = index_packed(piece, u8::from(sq), false);
-            for (gw, d) in gfw[i * h..(i + 1) * h].iter_mut().zip(d_them) {
+            for (gw, d) in gfw[j * h..(j + 1) * h].iter_mut().zip(d_them) {
                 *gw += d;
             }
         }
@@ -191,7 +206,8 @@ impl FloatNet {
                         let mut acc = vec![0.0; 2 * self.hidden];
                         part.iter()
                             .map(|s| {
-                                let e = sigmoid(self.forward(&s.record, &mut acc)) - s.target;
+                                let e =
+                                    sigmoid(self.forward(&s.record, s.flip, &mut acc)) - s.target;
                                 f64::from(e * e)
                             })
                             .sum::<f64>()
@@ -246,6 +262,7 @@ fn samples(bytes: &[u8], settings: &Settings) -> (Vec<Sample>, Vec<Sample>) {
             Sample {
                 record,
                 target: settings.wdl * result + (1.0 - settings.wdl) * score,
+                flip: 0,
             }
         })
         .collect();
@@ -261,8 +278,8 @@ fn samples(bytes: &[u8], settings: &Settings) -> (Vec<Sample>, Vec<Sample>) {
 }
 
 /// Progress of a run: after each epoch, (epoch, training loss, validation
-/// loss, positions a second).
-pub type Progress<'a> = dyn FnMut(usize, f32, f32, f64) + 'a;
+/// loss, positions a second, the net so far).
+pub type Progress<'a> = dyn FnMut(usize, f32, f32, f64, &FloatNet) + 'a;
 
 /// Trains a network on the packed positions in `bytes`.
 ///
@@ -273,7 +290,7 @@ pub fn train(
     settings: &Settings,
     progress: &mut Progress,
 ) -> Result<(FloatNet, f32, f32), String> {
-    let (training, validation) = samples(bytes, settings);
+    let (mut training, validation) = samples(bytes, settings);
     if training.is_empty() {
         return Err("no trainable positions".into());
     }
@@ -288,8 +305,15 @@ pub fn train(
     let ft = INPUTS * settings.hidden;
     let mut step: i32 = 0;
     let (mut train_loss, mut val_loss) = (0.0, net.loss(&validation, threads));
+    let mut mirror_rng = Rng(settings.seed ^ 0x000f_11e5);
+    let output = INPUTS * settings.hidden + settings.hidden;
     for epoch in 1..=settings.epochs {
         let start = Instant::now();
+        if settings.mirror {
+            for s in &mut training {
+                s.flip = if mirror_rng.next() & 1 == 1 { 7 } else { 0 };
+            }
+        }
         let mut epoch_loss = 0.0f64;
         for chunk in training.chunks(batch) {
             let part = chunk.len().div_ceil(threads);
@@ -339,7 +363,7 @@ pub fn train(
                 *m = BETA1 * *m + (1.0 - BETA1) * g;
                 *v = BETA2 * *v + (1.0 - BETA2) * g * g;
                 *p -= lr * ((*m / b1t) / ((*v / b2t).sqrt() + EPSILON) + WEIGHT_DECAY * *p);
-                if i < ft {
+                if i < ft || (output..output + 2 * settings.hidden).contains(&i) {
                     *p = p.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
                 }
             }
@@ -347,7 +371,7 @@ pub fn train(
         train_loss = (epoch_loss / training.len() as f64) as f32;
         val_loss = net.loss(&validation, threads);
         let rate = training.len() as f64 / start.elapsed().as_secs_f64();
-        progress(epoch, train_loss, val_loss, rate);
+        progress(epoch, train_loss, val_loss, rate, &net);
     }
     Ok((net, train_loss, val_loss))
 }
@@ -376,6 +400,7 @@ mod tests {
             threads: 2,
             seed: 1,
             validation: 0.1,
+            mirror: false,
         }
     }
 
@@ -383,7 +408,7 @@ mod tests {
     fn a_tiny_net_learns_the_sample_within_seconds() {
         let bytes = sample_data();
         let mut first = None;
-        let (_, train_loss, val_loss) = train(&bytes, &settings(8), &mut |epoch, t, _, _| {
+        let (_, train_loss, val_loss) = train(&bytes, &settings(8), &mut |epoch, t, _, _, _| {
             if epoch == 1 {
                 first = Some(t);
             }
@@ -395,9 +420,23 @@ mod tests {
     }
 
     #[test]
+    fn a_mirrored_record_is_the_mirrored_position() {
+        let net = FloatNet::random(16, 3);
+        let mut acc = vec![0.0; 32];
+        let record = |fen: &str| Packed::new(&crate::board::test_position(fen), 0, 1, 40, 0);
+        let (a, b) = (
+            record("4k3/1pp2n2/8/3P4/8/2N5/PP6/1K1R4 w - - 0 1"),
+            record("3k4/2n2pp1/8/4P3/8/5N2/6PP/4R1K1 w - - 0 1"),
+        );
+        let mirrored = net.forward(&a, 7, &mut acc);
+        assert!((mirrored - net.forward(&b, 0, &mut acc)).abs() < 1e-5);
+        assert!((mirrored - net.forward(&a, 0, &mut acc)).abs() > 1e-5);
+    }
+
+    #[test]
     fn the_quantised_net_evaluates_as_the_float_net_does() {
         let bytes = sample_data();
-        let (net, _, _) = train(&bytes, &settings(3), &mut |_, _, _, _| {}).unwrap();
+        let (net, _, _) = train(&bytes, &settings(3), &mut |_, _, _, _, _| {}).unwrap();
         let quantised = Network::from_bytes(&net.quantise().unwrap().to_bytes()).unwrap();
         let text = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),

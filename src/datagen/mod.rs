@@ -47,6 +47,9 @@ pub struct Config {
     pub balance: i32,
     /// Openings to start from instead of the start position (FEN/EPD lines).
     pub book: Vec<String>,
+    /// The network the games are played with (none: the handcrafted
+    /// evaluation).
+    pub net: Option<Arc<crate::nnue::Network>>,
     pub seed: u64,
     pub out: String,
 }
@@ -119,6 +122,7 @@ pub fn run(config: &Config) -> Result<(), String> {
                 .spawn_scoped(scope, move || {
                     let mut rng = Rng(config.seed ^ (0x9e37_79b9_7f4a_7c15 * (t as u64 + 1)));
                     let mut searcher = Searcher::new(Arc::new(Tt::new(HASH_MB).expect("8 MB")));
+                    searcher.set_network(config.net.clone());
                     while games_done.fetch_add(1, Relaxed) < config.games {
                         let (records, result) = play_game(config, &mut searcher, &mut rng);
                         let (bytes, count) = encode(config, &records, result);
@@ -408,6 +412,7 @@ mod tests {
             random_plies: 8,
             balance: 300,
             book: Vec::new(),
+            net: None,
             seed: 1,
             out: out.clone(),
         };
@@ -446,6 +451,7 @@ mod tests {
             random_plies: 8,
             balance: 300,
             book: Vec::new(),
+            net: None,
             seed: 7,
             out: out.to_string(),
         };

@@ -11,16 +11,19 @@ use std::sync::Arc;
 
 use shakmaty::{Chess, Color, Move, Position};
 
-use super::Network;
 use super::features::index;
+use super::{Network, simd};
 use crate::board::changes;
 
-/// At most four inputs change with a move (castling), none with a pass:
-/// (White's input, Black's input, put).
+/// The inputs a move changes, as (White's input, Black's input): at most
+/// two put (castling) and two removed (castling, captures, en passant);
+/// none with a pass.
 #[derive(Clone, Copy, Debug, Default)]
 struct Delta {
-    changes: [(u16, u16, bool); 4],
-    len: u8,
+    puts: [(u16, u16); 2],
+    removals: [(u16, u16); 2],
+    put: u8,
+    removed: u8,
 }
 
 /// The two perspectives' accumulators at every ply.
@@ -59,12 +62,17 @@ impl Accumulators {
     pub fn moved(&mut self, ply: usize, us: Color, m: Move) {
         let mut delta = Delta::default();
         changes(us, m, |piece, sq, put| {
-            delta.changes[delta.len as usize] = (
+            let inputs = (
                 index(Color::White, piece, sq) as u16,
                 index(Color::Black, piece, sq) as u16,
-                put,
             );
-            delta.len += 1;
+            if put {
+                delta.puts[delta.put as usize] = inputs;
+                delta.put += 1;
+            } else {
+                delta.removals[delta.removed as usize] = inputs;
+                delta.removed += 1;
+            }
         });
         self.deltas[ply + 1] = delta;
         self.fresh[ply + 1] = false;
@@ -118,13 +126,29 @@ impl Accumulators {
             Some(q) => {
                 for p in q + 1..=ply {
                     let (done, rest) = self.planes.split_at_mut(p);
-                    let target = &mut rest[0];
-                    target.copy_from_slice(&done[p - 1]);
-                    let delta = self.deltas[p];
-                    let (white, black) = target.split_at_mut(h);
-                    for &(w, b, put) in &delta.changes[..delta.len as usize] {
-                        self.net.update(white, usize::from(w), put);
-                        self.net.update(black, usize::from(b), put);
+                    let (parent, child) = (&done[p - 1], &mut rest[0]);
+                    let d = self.deltas[p];
+                    let net = &*self.net;
+                    // One pass over the parent for the usual moves; the
+                    // side's input is the first or second of each pair.
+                    let side =
+                        |(w, b): (u16, u16), s: usize| usize::from(if s == 0 { w } else { b });
+                    for (s, (c, par)) in child.chunks_mut(h).zip(parent.chunks(h)).enumerate() {
+                        let put = |k: usize| net.input(side(d.puts[k], s));
+                        let removed = |k: usize| net.input(side(d.removals[k], s));
+                        match (d.put, d.removed) {
+                            (1, 1) => simd::add_sub(c, par, put(0), removed(0)),
+                            (1, 2) => simd::add_sub2(c, par, put(0), removed(0), removed(1)),
+                            _ => {
+                                c.copy_from_slice(par);
+                                for k in 0..usize::from(d.put) {
+                                    simd::add_or_sub(c, put(k), true);
+                                }
+                                for k in 0..usize::from(d.removed) {
+                                    simd::add_or_sub(c, removed(k), false);
+                                }
+                            }
+                        }
                     }
                     self.fresh[p] = true;
                 }

@@ -5,7 +5,9 @@
 //!   shared by the engine and the trainer so they can never disagree;
 //! - `network`: the quantised network, its file format and its forward pass;
 //! - `accumulator`: the accumulators by ply, updated from the parent's by
-//!   the inputs a move changes.
+//!   the inputs a move changes;
+//! - `simd`: the inner loops, vectorised by the compiler, with AVX2 copies
+//!   chosen at run time on builds that do not assume it.
 //!
 //! Quantisation (published practice): the feature transformer's weights
 //! and biases are scaled by `QA` = 255, the output weights by `QB` = 64, and
@@ -14,6 +16,7 @@
 pub mod accumulator;
 pub mod features;
 pub mod network;
+pub mod simd;
 
 pub use network::Network;
 

@@ -16,6 +16,7 @@
 use shakmaty::{Chess, Color, Position};
 
 use super::features::{INPUTS, active};
+use super::simd::{self, MAX_OUTPUT_WEIGHT};
 use super::{QA, QB, SCALE};
 
 const MAGIC: &[u8; 4] = b"BRNN";
@@ -61,6 +62,15 @@ impl Network {
                 "network parts do not fit: {} feature weights, {hidden} biases, {} output weights",
                 feature_weights.len(),
                 output_weights.len()
+            ));
+        }
+        if let Some(w) = output_weights
+            .iter()
+            .find(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT.unsigned_abs())
+        {
+            return Err(format!(
+                "output weight {w} is beyond ±{MAX_OUTPUT_WEIGHT} (the trainer clips at ±{})",
+                (1.98 * QB as f32).round()
             ));
         }
         Ok(Network {
@@ -151,35 +161,22 @@ impl Network {
         }
     }
 
+    /// The weights of input `i`.
+    #[inline]
+    pub fn input(&self, i: usize) -> &[i16] {
+        &self.feature_weights[i * self.hidden..(i + 1) * self.hidden]
+    }
+
     /// Adds (`put`) or removes input `i` in an accumulator.
     #[inline]
     pub fn update(&self, acc: &mut [i16], i: usize, put: bool) {
-        let w = &self.feature_weights[i * self.hidden..(i + 1) * self.hidden];
-        if put {
-            for (a, &w) in acc.iter_mut().zip(w) {
-                *a = a.wrapping_add(w);
-            }
-        } else {
-            for (a, &w) in acc.iter_mut().zip(w) {
-                *a = a.wrapping_sub(w);
-            }
-        }
+        simd::add_or_sub(acc, self.input(i), put);
     }
 
     /// The output for two accumulators, in centipawns for the side to move.
     pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
-        let screlu = |x: i16| {
-            let c = i32::from(x).clamp(0, QA);
-            c * c
-        };
         let (w_us, w_them) = self.output_weights.split_at(self.hidden);
-        let mut sum: i64 = 0;
-        for (&a, &w) in us.iter().zip(w_us) {
-            sum += i64::from(screlu(a)) * i64::from(w);
-        }
-        for (&a, &w) in them.iter().zip(w_them) {
-            sum += i64::from(screlu(a)) * i64::from(w);
-        }
+        let sum = simd::screlu_dot(us, w_us) + simd::screlu_dot(them, w_them);
         // SCReLU squares QA: one QA comes off before the bias is added.
         let out = sum / i64::from(QA) + i64::from(self.output_bias);
         (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
@@ -230,6 +227,14 @@ pub mod tests {
         let mut size = bytes;
         size[8] = 17;
         assert!(refused(&size).contains("hidden"));
+        // Output weights the fast dot product cannot take.
+        let big = Network::new(
+            vec![0; INPUTS * 4],
+            vec![0; 4],
+            vec![0, 0, 0, 0, 0, 0, 0, 129],
+            0,
+        );
+        assert!(big.unwrap_err().contains("output weight 129"));
     }
 
     #[test]
