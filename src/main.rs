@@ -100,7 +100,7 @@ options:
   --hidden H         hidden neurons (default 128)
   --epochs N         passes over the data (default 10)
   --batch N          positions a step (default 16384)
-  --lr X             AdamW learning rate, falling by a cosine (default 0.001)
+  --lr X             AdamW learning rate, falling by a cosine (default 0.01)
   --wdl W            weight of the game result in the target; the rest is
                      the search score (default 0.1)
   --validation F     share kept back for the validation loss (default 0.02)
@@ -476,7 +476,7 @@ fn run_train(args: &[String]) -> ExitCode {
         hidden: 128,
         epochs: 10,
         batch: 16_384,
-        lr: 0.001,
+        lr: 0.01,
         wdl: 0.1,
         threads: std::thread::available_parallelism().map_or(1, usize::from),
         seed: 1,
