@@ -70,8 +70,9 @@ commands:
 const BENCH_USAGE: &str = "usage: brudno bench [DEPTH [NETWORK]]
 
 Searches the 16 positions of epd/bench.epd to DEPTH (1 to 64, default 13)
-with one thread and a 16 MB table (and the network file NETWORK, or the
-handcrafted evaluation; in UCI, `bench` uses the EvalFile loaded), prints analytics (effective branching
+with one thread and a 16 MB table (with the network file NETWORK, `hce` for
+the handcrafted evaluation, or by default the built-in network; in UCI,
+`bench` uses the EvalFile loaded), prints analytics (effective branching
 factor, first-move cut-off rate, re-search rate, quiescence share, table
 hits) and, last, '<nodes> nodes <nps> nps'. The node count is the
 fingerprint of the search.";
@@ -164,12 +165,8 @@ fn main() -> ExitCode {
         }
         Some("bench") => {
             let depth = args.get(1).and_then(|d| d.parse().ok());
-            let net = match args.get(2) {
-                None => None,
-                Some(path) => match read_net(path) {
-                    Some(net) => Some(net),
-                    None => return ExitCode::FAILURE,
-                },
+            let Some(net) = choose_net(args.get(2).map(String::as_str)) else {
+                return ExitCode::FAILURE;
             };
             bench::run(depth, net.as_ref(), &mut print);
             ExitCode::SUCCESS
@@ -246,6 +243,17 @@ fn read_net(path: &str) -> Option<std::sync::Arc<nnue::Network>> {
         .map(std::sync::Arc::new)
         .map_err(|e| eprintln!("{path}: {e}"))
         .ok()
+}
+
+/// The evaluation a command asked for: `hce` the handcrafted one
+/// (`Some(None)`), a file's network, or by default the built-in network;
+/// `None` after saying on stderr why a file cannot be used.
+fn choose_net(arg: Option<&str>) -> Option<Option<std::sync::Arc<nnue::Network>>> {
+    match arg {
+        None => Some(Some(nnue::embedded())),
+        Some("hce") => Some(None),
+        Some(path) => read_net(path).map(Some),
+    }
 }
 
 /// The text of `path`, or `None` after saying on stderr why not.
@@ -373,8 +381,9 @@ options:
                      beyond CP either way (default 300; 0 keeps all)
   --book FILE        start from the EPD/FEN lines of FILE (default: the
                      start position)
-  --net FILE         play with this network (default: the handcrafted
-                     evaluation), for the next generation's data
+  --net FILE         play with this network, or `hce` for the handcrafted
+                     evaluation (default: the built-in network, the best
+                     generation so far)
   --seed S           random seed (default 1); use another to resume
   --out FILE         output file (default data/selfplay.txt); a name ending
                      in .bin gets every position packed in 32 bytes, with
@@ -389,7 +398,7 @@ fn run_datagen(args: &[String]) -> ExitCode {
         random_plies: 8,
         balance: 300,
         book: Vec::new(),
-        net: None,
+        net: Some(nnue::embedded()),
         seed: 1,
         out: "data/selfplay.txt".into(),
     };
@@ -425,9 +434,9 @@ fn run_datagen(args: &[String]) -> ExitCode {
                 config.out = value.to_string();
                 true
             }
-            ("--net", _) => match read_net(value) {
+            ("--net", _) => match choose_net(Some(value)) {
                 Some(net) => {
-                    config.net = Some(net);
+                    config.net = net;
                     true
                 }
                 None => return ExitCode::FAILURE,

@@ -85,7 +85,8 @@ impl Pool {
             reports,
             finished: unbounded(),
             searching: false,
-            network: None,
+            // The built-in network, as `EvalFile` says by default.
+            network: Some(crate::nnue::embedded()),
             tt,
             tablebases: None,
         };

@@ -20,9 +20,33 @@ pub mod simd;
 
 pub use network::Network;
 
+use std::sync::{Arc, OnceLock};
+
+/// The name `EvalFile` gives the network built into the binary: the best
+/// generation so far (see `docs/nets.md`).
+pub const EMBEDDED_NAME: &str = "gen1.nnue";
+const EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/gen1.nnue");
+
+/// The network built into the binary, read once.
+pub fn embedded() -> Arc<Network> {
+    static NET: OnceLock<Arc<Network>> = OnceLock::new();
+    NET.get_or_init(|| {
+        Arc::new(Network::from_bytes(EMBEDDED_BYTES).expect("the embedded network is valid"))
+    })
+    .clone()
+}
+
 /// Feature-transformer quantisation: 1.0 is stored as 255.
 pub const QA: i32 = 255;
 /// Output-layer quantisation: 1.0 is stored as 64.
 pub const QB: i32 = 64;
 /// Centipawns per unit of the network's output.
 pub const SCALE: i32 = 400;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_embedded_network_loads() {
+        assert_eq!(super::embedded().hidden(), 128);
+    }
+}

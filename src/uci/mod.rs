@@ -150,6 +150,7 @@ pub fn run() {
         skill_level: options::MAX_SKILL_LEVEL,
         network: None,
     };
+    uci.set_eval_file(crate::nnue::EMBEDDED_NAME);
     uci.engine.move_overhead = Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS);
     loop {
         select! {
@@ -372,14 +373,20 @@ impl Uci {
         }
     }
 
-    /// Loads the network in `path` (none: the handcrafted evaluation). A
-    /// file that cannot be used is named with the reason, and the engine
-    /// keeps the evaluation it had.
+    /// Loads the network in `path` (none: the handcrafted evaluation; the
+    /// built-in network's name: that network). A file that cannot be used
+    /// is named with the reason, and the engine keeps the evaluation it had.
     fn set_eval_file(&mut self, path: &str) {
         if path.is_empty() {
             self.network = None;
             self.engine.set_network(None);
             self.out.info_string("EvalFile: the handcrafted evaluation");
+            return;
+        }
+        if path == crate::nnue::EMBEDDED_NAME {
+            let net = crate::nnue::embedded();
+            self.engine.set_network(Some(&net));
+            self.network = Some((path.to_string(), net));
             return;
         }
         let loaded = std::fs::read(path)

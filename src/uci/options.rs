@@ -58,7 +58,10 @@ pub fn declarations() -> Vec<String> {
         ),
         "option name Syzygy50MoveRule type check default true".into(),
         "option name UCI_AnalyseMode type check default false".into(),
-        "option name EvalFile type string default <empty>".into(),
+        format!(
+            "option name EvalFile type string default {}",
+            crate::nnue::EMBEDDED_NAME
+        ),
     ]
 }
 
