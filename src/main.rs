@@ -165,7 +165,7 @@ fn main() -> ExitCode {
         }
         Some("bench") => {
             let depth = args.get(1).and_then(|d| d.parse().ok());
-            let Some(net) = choose_net(args.get(2).map(String::as_str)) else {
+            let Ok(net) = choose_net(args.get(2).map(String::as_str)) else {
                 return ExitCode::FAILURE;
             };
             bench::run(depth, net.as_ref(), &mut print);
@@ -246,13 +246,13 @@ fn read_net(path: &str) -> Option<std::sync::Arc<nnue::Network>> {
 }
 
 /// The evaluation a command asked for: `hce` the handcrafted one
-/// (`Some(None)`), a file's network, or by default the built-in network;
-/// `None` after saying on stderr why a file cannot be used.
-fn choose_net(arg: Option<&str>) -> Option<Option<std::sync::Arc<nnue::Network>>> {
+/// (`Ok(None)`), a file's network, or by default the built-in network;
+/// `Err` after saying on stderr why a file cannot be used.
+fn choose_net(arg: Option<&str>) -> Result<Option<std::sync::Arc<nnue::Network>>, ()> {
     match arg {
-        None => Some(Some(nnue::embedded())),
-        Some("hce") => Some(None),
-        Some(path) => read_net(path).map(Some),
+        None => Ok(Some(nnue::embedded())),
+        Some("hce") => Ok(None),
+        Some(path) => read_net(path).map(Some).ok_or(()),
     }
 }
 
@@ -435,11 +435,11 @@ fn run_datagen(args: &[String]) -> ExitCode {
                 true
             }
             ("--net", _) => match choose_net(Some(value)) {
-                Some(net) => {
+                Ok(net) => {
                     config.net = net;
                     true
                 }
-                None => return ExitCode::FAILURE,
+                Err(()) => return ExitCode::FAILURE,
             },
             ("--book", _) => match std::fs::read_to_string(value) {
                 Ok(text) => {
