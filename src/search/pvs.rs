@@ -276,7 +276,14 @@ impl Searcher {
                 let prune = Prune {
                     depth,
                     futility_depth,
-                    gap: alpha - est.eval,
+                    // Against a mate already found, only a shorter mate
+                    // raises alpha, and no evaluation says which move
+                    // could give one: nothing is futile there.
+                    gap: if alpha < MATE_BOUND {
+                        alpha - est.eval
+                    } else {
+                        i32::MIN
+                    },
                     exempt: pv_node || in_check,
                     hopeless,
                 };
@@ -480,8 +487,11 @@ impl Searcher {
         let estimate = est.score;
         // Reverse futility: so far above beta that a ply more won't fall
         // below. A lead the opponent's own move handed over needs less.
+        // Neither it nor razoring holds against a mate bound: there the
+        // question is the distance to mate, which no evaluation answers.
         if depth <= RFP_MAX_DEPTH
             && estimate < MATE_BOUND
+            && beta > -MATE_BOUND
             && estimate - RFP_MARGIN * (depth - i32::from(est.improving))
                 + RFP_WORSENING * i32::from(est.worsening())
                 >= beta
@@ -489,7 +499,8 @@ impl Searcher {
             return Some(estimate);
         }
         // Razoring: so far below alpha that only captures could help.
-        if depth <= RAZOR_MAX_DEPTH && estimate + RAZOR_MARGIN * depth < alpha {
+        if depth <= RAZOR_MAX_DEPTH && alpha < MATE_BOUND && estimate + RAZOR_MARGIN * depth < alpha
+        {
             let score = self.qsearch(board, alpha, alpha + 1, ply);
             if score <= alpha {
                 return Some(score);
