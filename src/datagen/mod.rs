@@ -107,9 +107,19 @@ impl Rng {
 pub fn run(config: &Config) -> Result<(), String> {
     let file = File::options()
         .create(true)
+        .read(true)
         .append(true)
         .open(&config.out)
         .map_err(|e| format!("cannot open {}: {e}", config.out))?;
+    let dropped = drop_partial_tail(&file, config.packed())
+        .map_err(|e| format!("cannot read back {}: {e}", config.out))?;
+    if dropped > 0 {
+        eprintln!(
+            "dropped {dropped} bytes of a record cut short at the end of {} (a run stopped \
+             mid-write); appending after the last whole one",
+            config.out
+        );
+    }
     let out = Arc::new(std::sync::Mutex::new(BufWriter::new(file)));
     let games_done = Arc::new(AtomicU64::new(0));
     let positions = Arc::new(AtomicU64::new(0));
@@ -239,6 +249,33 @@ pub fn summary(bytes: &[u8]) -> String {
         pieces as f64 / n,
         mean_score
     )
+}
+
+/// Cuts a record that a killed run left half-written off the end of the
+/// output, so that what is appended starts on a record boundary: 32 bytes
+/// packed, a line in text. Returns the bytes dropped.
+fn drop_partial_tail(file: &File, packed: bool) -> std::io::Result<u64> {
+    use std::io::{Read, Seek, SeekFrom};
+    let len = file.metadata()?.len();
+    let keep = if packed {
+        len - len % packed::SIZE as u64
+    } else {
+        // The last newline within the tail; lines are far shorter than this.
+        let tail = len.min(4096);
+        let mut reader = file;
+        reader.seek(SeekFrom::Start(len - tail))?;
+        let mut bytes = Vec::with_capacity(tail as usize);
+        reader.take(tail).read_to_end(&mut bytes)?;
+        match bytes.iter().rposition(|&b| b == b'\n') {
+            Some(at) => len - tail + at as u64 + 1,
+            None if len == tail => 0,
+            None => len,
+        }
+    };
+    if keep < len {
+        file.set_len(keep)?;
+    }
+    Ok(len - keep)
 }
 
 /// A start position: a book line or the start position, then random plies.
@@ -426,6 +463,52 @@ mod tests {
             assert!(parts[0].parse::<Fen>().is_ok(), "{line}");
             assert!(parts[1].parse::<i32>().is_ok(), "{line}");
             assert!(["1.0", "0.5", "0.0"].contains(&parts[2]), "{line}");
+        }
+    }
+
+    /// A run killed mid-write leaves part of a record; the next run cuts it
+    /// off and appends whole records after the ones already there.
+    #[test]
+    fn a_resumed_run_appends_after_a_record_cut_short() {
+        let dir = std::env::temp_dir();
+        let config = |out: &str, seed| Config {
+            games: 1,
+            nodes: 300,
+            threads: 1,
+            random_plies: 8,
+            balance: 0,
+            book: Vec::new(),
+            net: None,
+            seed,
+            out: out.to_string(),
+        };
+        for (ext, unit) in [("bin", packed::SIZE), ("txt", 1)] {
+            let out = dir
+                .join(format!("brudno-datagen-cut-{}.{ext}", std::process::id()))
+                .to_string_lossy()
+                .to_string();
+            let _ = std::fs::remove_file(&out);
+            run(&config(&out, 3)).unwrap();
+            let whole = std::fs::read(&out).unwrap();
+            let mut cut = whole.clone();
+            cut.extend_from_slice(&whole[..unit.max(20) - 5]);
+            std::fs::write(&out, &cut).unwrap();
+            run(&config(&out, 4)).unwrap();
+            let after = std::fs::read(&out).unwrap();
+            let _ = std::fs::remove_file(&out);
+            assert!(after.len() > whole.len(), "{ext}: nothing appended");
+            assert_eq!(
+                &after[..whole.len()],
+                &whole[..],
+                "{ext}: the first run's data changed"
+            );
+            if ext == "bin" {
+                assert_eq!(after.len() % packed::SIZE, 0);
+                assert_eq!(summary(&after).matches("(0 bytes left over)").count(), 1);
+            } else {
+                let text = String::from_utf8(after).unwrap();
+                assert!(text.lines().all(|l| l.split(" | ").count() == 3), "{text}");
+            }
         }
     }
 
