@@ -227,7 +227,8 @@ options:
   --freeze-pst      keep material and the piece-square tables as they are
   --hold FILE       report the loss on these held-out positions before and after
   --out FILE        write the weights' source here (default: standard output)
-  --wdl             fit the WDL model of UCI_ShowWDL instead";
+  --wdl             fit the WDL model of UCI_ShowWDL instead (DATA may then
+                    be packed, .bin: its trainable positions)";
 
 /// The bytes of `path`, or `None` after saying on stderr why not.
 fn read_bytes(path: &str) -> Option<Vec<u8>> {
@@ -267,6 +268,32 @@ fn read_text(path: &str) -> Option<String> {
 /// if it cannot be read.
 fn read_positions(path: &str, limit: usize) -> Option<tune::Data> {
     read_text(path).map(|text| tune::Data::parse(&text, limit))
+}
+
+/// `brudno tune DATA --wdl`: fits the WDL model of `UCI_ShowWDL`.
+fn run_wdl_fit(path: &str, limit: usize) -> ExitCode {
+    // Packed files (network self-play) fit the model on the positions
+    // a network trains on; text files hold only such positions.
+    let samples = if datagen::is_packed(path) {
+        let Some(bytes) = read_bytes(path) else {
+            return ExitCode::FAILURE;
+        };
+        datagen::packed::read_all(&bytes)
+            .iter()
+            .filter(|p| p.trainable())
+            .take(limit)
+            .map(|p| (f64::from(p.white_score()), p.white_result()))
+            .collect()
+    } else {
+        let Some(data) = read_positions(path, limit) else {
+            return ExitCode::FAILURE;
+        };
+        data.score_results()
+    };
+    eprintln!("{} positions", samples.len());
+    let (a, b, nll) = tune::fit_wdl(&samples);
+    println!("WDL_A = {a}, WDL_B = {b} (log-loss {nll:.4})");
+    ExitCode::SUCCESS
 }
 
 /// `brudno tune DATA …`: fits the evaluation weights (or the WDL model).
@@ -317,15 +344,20 @@ fn run_tune(args: &[String]) -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
+    if wdl {
+        return run_wdl_fit(path, limit);
+    }
+    if datagen::is_packed(path) {
+        eprintln!(
+            "{path}: the evaluation's tuner reads text data (datagen --out FILE.txt); \
+             packed data trains networks (brudno train)"
+        );
+        return ExitCode::FAILURE;
+    }
     let Some(data) = read_positions(path, limit) else {
         return ExitCode::FAILURE;
     };
     eprintln!("{} positions", data.len());
-    if wdl {
-        let (a, b, nll) = tune::fit_wdl(&data);
-        println!("WDL_A = {a}, WDL_B = {b} (log-loss {nll:.4})");
-        return ExitCode::SUCCESS;
-    }
     // Read the held-out set before the long fit, so a bad path fails at once.
     let hold = match hold {
         None => None,

@@ -61,7 +61,7 @@ pub fn from_tt(score: i32, ply: usize) -> i32 {
 /// The win/draw/loss model for `UCI_ShowWDL`: the chance that a score
 /// `s` (centipawns, side to move) ends in a win is `1 / (1 + e^((a - s) / b))`
 /// and in a loss `1 / (1 + e^((a + s) / b))`, the rest is a draw. `a` and
-/// `b` are fitted to self-play games (`brudno wdlfit`, see README).
+/// `b` are fitted to self-play games (`brudno tune DATA --wdl`, see README).
 pub const WDL_A: f64 = 260.0;
 pub const WDL_B: f64 = 190.0;
 

@@ -261,14 +261,23 @@ pub fn weights_source(w: &[f64]) -> String {
     out
 }
 
-/// Fits the WDL model's (a, b) to the data's scores and results by
-/// maximum likelihood over a grid. Returns (a, b, mean log-loss).
-pub fn fit_wdl(d: &Data) -> (f64, f64, f64) {
-    let step = (d.len() / 200_000).max(1);
-    let samples: Vec<(f64, f32)> = (0..d.len())
-        .step_by(step)
-        .map(|i| (f64::from(d.scores[i]), d.results[i]))
-        .collect();
+impl Data {
+    /// (score, result) of each position, for [`fit_wdl`].
+    pub fn score_results(&self) -> Vec<(f64, f32)> {
+        self.scores
+            .iter()
+            .zip(&self.results)
+            .map(|(&s, &r)| (f64::from(s), r))
+            .collect()
+    }
+}
+
+/// Fits the WDL model's (a, b) to (score, result) pairs, both from one
+/// side (White's in datagen files), by maximum likelihood over a grid.
+/// Returns (a, b, mean log-loss).
+pub fn fit_wdl(all: &[(f64, f32)]) -> (f64, f64, f64) {
+    let step = (all.len() / 200_000).max(1);
+    let samples: Vec<(f64, f32)> = all.iter().copied().step_by(step).collect();
     let mut best = (0.0, 0.0, f64::MAX);
     for a in (20..=400).step_by(10) {
         for b in (20..=300).step_by(10) {
@@ -324,6 +333,36 @@ mod tests {
         let source = weights_source(&tuned);
         let table = source.split("= [").nth(1).unwrap();
         assert_eq!(table.matches(" p(").count(), layout::COUNT);
+    }
+
+    #[test]
+    fn the_wdl_fit_finds_the_model_that_made_the_results() {
+        // Results drawn from a = 200, b = 120 at scores from -600 to 600.
+        let mut x: u64 = 99;
+        let mut unit = || {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (x >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let samples: Vec<(f64, f32)> = (0..60_000)
+            .map(|i| {
+                let s = f64::from(i % 1201 - 600);
+                let (win, loss) = (sigmoid((s - 200.0) / 120.0), sigmoid((-s - 200.0) / 120.0));
+                let u = unit();
+                let r = if u < win {
+                    1.0
+                } else if u < win + loss {
+                    0.0
+                } else {
+                    0.5
+                };
+                (s, r)
+            })
+            .collect();
+        let (a, b, _) = fit_wdl(&samples);
+        assert!(
+            (180.0..=220.0).contains(&a) && (100.0..=140.0).contains(&b),
+            "{a} {b}"
+        );
     }
 
     #[test]

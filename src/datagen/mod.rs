@@ -57,10 +57,15 @@ pub struct Config {
 impl Config {
     /// Whether the output is packed (`.bin`) rather than text.
     fn packed(&self) -> bool {
-        std::path::Path::new(&self.out)
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("bin"))
+        is_packed(&self.out)
     }
+}
+
+/// Whether `path` names a packed data file (`.bin`) rather than text.
+pub fn is_packed(path: &str) -> bool {
+    std::path::Path::new(path)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("bin"))
 }
 
 /// One position of a game, as the search left it.
