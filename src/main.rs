@@ -92,13 +92,15 @@ Lines that cannot be read are skipped and counted.";
 
 const TRAIN_USAGE: &str = "usage: brudno train BIN... [OPTIONS]
 
-Trains a network (768 -> H) x 2 -> 1 on the trainable positions of the
+Trains a network (768 -> H) x 2 -> B on the trainable positions of the
 packed files (ply 16 or later, not in check, a quiet best move, no mate
 score), shuffled once, on the CPU; writes the quantised network after every
 epoch (a checkpoint) and prints the losses, positions a second and an ETA.
 
 options:
   --hidden H         hidden neurons (default 128)
+  --buckets B        output buckets by the number of pieces, 1 to 16
+                     (default 1)
   --epochs N         passes over the data (default 10)
   --batch N          positions a step (default 16384)
   --lr X             AdamW learning rate, falling by a cosine (default 0.01)
@@ -511,6 +513,18 @@ fn run_datagen(args: &[String]) -> ExitCode {
     }
 }
 
+/// The records of packed files, one after another, or `None` after saying
+/// on stderr which cannot be read.
+fn read_packed_files(files: &[String]) -> Option<Vec<u8>> {
+    let mut bytes = Vec::new();
+    for f in files {
+        let b = read_bytes(f)?;
+        // A partial record at the end (a generator stopped mid-write) is left out.
+        bytes.extend_from_slice(&b[..b.len() - b.len() % datagen::packed::SIZE]);
+    }
+    Some(bytes)
+}
+
 /// `brudno train BIN… [options]`: trains a network.
 fn run_train(args: &[String]) -> ExitCode {
     let mut settings = train::Settings {
@@ -523,6 +537,7 @@ fn run_train(args: &[String]) -> ExitCode {
         seed: 1,
         validation: 0.02,
         mirror: false,
+        buckets: 1,
     };
     let mut out = "nets/brudno.nnue".to_string();
     let mut files = Vec::new();
@@ -539,6 +554,12 @@ fn run_train(args: &[String]) -> ExitCode {
         let value = rest.next().map_or("", String::as_str);
         let ok = match arg.as_str() {
             "--hidden" => value.parse().map(|v| settings.hidden = v).is_ok(),
+            "--buckets" => value
+                .parse()
+                .ok()
+                .filter(|v| (1..=nnue::features::MAX_BUCKETS).contains(v))
+                .map(|v| settings.buckets = v)
+                .is_some(),
             "--epochs" => value.parse().map(|v| settings.epochs = v).is_ok(),
             "--batch" => value.parse().map(|v| settings.batch = v).is_ok(),
             "--lr" => value.parse().map(|v| settings.lr = v).is_ok(),
@@ -561,14 +582,9 @@ fn run_train(args: &[String]) -> ExitCode {
         eprintln!("{TRAIN_USAGE}");
         return ExitCode::FAILURE;
     }
-    let mut bytes = Vec::new();
-    for f in &files {
-        let Some(b) = read_bytes(f) else {
-            return ExitCode::FAILURE;
-        };
-        // A partial record at the end (a generator stopped mid-write) is left out.
-        bytes.extend_from_slice(&b[..b.len() - b.len() % datagen::packed::SIZE]);
-    }
+    let Some(bytes) = read_packed_files(&files) else {
+        return ExitCode::FAILURE;
+    };
     if let Some(dir) = std::path::Path::new(&out).parent()
         && !dir.as_os_str().is_empty()
     {

@@ -11,7 +11,7 @@
 use std::time::Instant;
 
 use crate::datagen::packed::{self, Packed};
-use crate::nnue::features::{INPUTS, index_packed};
+use crate::nnue::features::{INPUTS, index_packed, output_bucket};
 use crate::nnue::{Network, QA, QB, SCALE};
 
 /// How to train.
@@ -29,6 +29,8 @@ pub struct Settings {
     pub validation: f32,
     /// Mirror each training position left to right, at random each epoch.
     pub mirror: bool,
+    /// Output buckets by the number of pieces ([`output_bucket`]).
+    pub buckets: usize,
 }
 
 /// Feature weights are kept within this so that accumulators of up to
@@ -44,8 +46,10 @@ const WEIGHT_DECAY: f32 = 0.01;
 #[derive(Clone, Debug)]
 pub struct FloatNet {
     pub hidden: usize,
+    pub buckets: usize,
     /// Feature weights (`INPUTS × hidden`), biases (`hidden`), output
-    /// weights (`2 × hidden`) and the output bias, in one vector.
+    /// weights (`buckets × 2 × hidden`) and the output biases (`buckets`),
+    /// in one vector.
     pub params: Vec<f32>,
 }
 
@@ -56,6 +60,8 @@ struct Sample {
     target: f32,
     /// 7 to see the board mirrored left to right (files a↔h), else 0.
     flip: u8,
+    /// The output bucket (from the piece count).
+    bucket: u8,
 }
 
 /// The (side to move's, other side's) inputs of a record, with its
@@ -95,9 +101,9 @@ impl Rng {
 
 impl FloatNet {
     /// Small random weights (He-style for the feature layer).
-    pub fn random(hidden: usize, seed: u64) -> FloatNet {
+    pub fn random(hidden: usize, buckets: usize, seed: u64) -> FloatNet {
         let mut rng = Rng(seed);
-        let mut params = vec![0.0; INPUTS * hidden + 3 * hidden + 1];
+        let mut params = vec![0.0; INPUTS * hidden + hidden + buckets * (2 * hidden + 1)];
         let ft = 1.0 / (32.0f32).sqrt();
         let out = 1.0 / (2.0 * hidden as f32).sqrt();
         for (i, p) in params.iter_mut().enumerate() {
@@ -110,22 +116,28 @@ impl FloatNet {
             };
             *p = (rng.unit() * 2.0 - 1.0) * range;
         }
-        FloatNet { hidden, params }
+        FloatNet {
+            hidden,
+            buckets,
+            params,
+        }
     }
 
-    fn split(&self) -> (&[f32], &[f32], &[f32], f32) {
+    /// (feature weights, feature biases, output weights, output biases).
+    fn split(&self) -> (&[f32], &[f32], &[f32], &[f32]) {
         let h = self.hidden;
         let (fw, rest) = self.params.split_at(INPUTS * h);
         let (fb, rest) = rest.split_at(h);
-        let (ow, ob) = rest.split_at(2 * h);
-        (fw, fb, ow, ob[0])
+        let (ow, ob) = rest.split_at(self.buckets * 2 * h);
+        (fw, fb, ow, ob)
     }
 
     /// The raw output for a packed record (side to move's view), with the
     /// two accumulators left in `acc` for the backward pass.
-    fn forward(&self, r: &Packed, flip: u8, acc: &mut [f32]) -> f32 {
+    fn forward(&self, r: &Packed, flip: u8, bucket: usize, acc: &mut [f32]) -> f32 {
         let h = self.hidden;
         let (fw, fb, ow, ob) = self.split();
+        let (ow, ob) = (&ow[bucket * 2 * h..(bucket + 1) * 2 * h], ob[bucket]);
         let (us, them) = acc.split_at_mut(h);
         us.copy_from_slice(fb);
         them.copy_from_slice(fb);
@@ -151,21 +163,25 @@ impl FloatNet {
     #[cfg(test)]
     pub fn evaluate(&self, r: &Packed) -> f32 {
         let mut acc = vec![0.0; 2 * self.hidden];
-        self.forward(r, 0, &mut acc) * SCALE as f32
+        let bucket = output_bucket(r.occ.count_ones() as usize, self.buckets);
+        self.forward(r, 0, bucket, &mut acc) * SCALE as f32
     }
 
     /// Adds the loss's gradient for one sample to `grad`; returns the loss.
     fn backward(&self, sample: &Sample, acc: &mut [f32], grad: &mut [f32]) -> f32 {
         let h = self.hidden;
-        let out = self.forward(&sample.record, sample.flip, acc);
+        let bucket = usize::from(sample.bucket);
+        let out = self.forward(&sample.record, sample.flip, bucket, acc);
         let pred = sigmoid(out);
         let err = pred - sample.target;
         let g = 2.0 * err * pred * (1.0 - pred);
         let (_, _, ow, _) = self.split();
+        let ow = &ow[bucket * 2 * h..(bucket + 1) * 2 * h];
         let (gfw, rest) = grad.split_at_mut(INPUTS * h);
         let (gfb, rest) = rest.split_at_mut(h);
-        let (gow, gob) = rest.split_at_mut(2 * h);
-        gob[0] += g;
+        let (gow, gob) = rest.split_at_mut(self.buckets * 2 * h);
+        let gow = &mut gow[bucket * 2 * h..(bucket + 1) * 2 * h];
+        gob[bucket] += g;
         // The gradient at each accumulator, left in `acc`.
         for j in 0..2 * h {
             let a = acc[j];
@@ -206,8 +222,13 @@ impl FloatNet {
                         let mut acc = vec![0.0; 2 * self.hidden];
                         part.iter()
                             .map(|s| {
-                                let e =
-                                    sigmoid(self.forward(&s.record, s.flip, &mut acc)) - s.target;
+                                let out = self.forward(
+                                    &s.record,
+                                    s.flip,
+                                    usize::from(s.bucket),
+                                    &mut acc,
+                                );
+                                let e = sigmoid(out) - s.target;
                                 f64::from(e * e)
                             })
                             .sum::<f64>()
@@ -245,7 +266,10 @@ impl FloatNet {
             .iter()
             .map(|&x| round(x, QB, "an output weight"))
             .collect::<Result<_, _>>()?;
-        let ob = (ob * (QA * QB) as f32).round() as i32;
+        let ob = ob
+            .iter()
+            .map(|&b| (b * (QA * QB) as f32).round() as i32)
+            .collect();
         Network::new(fw, fb, ow, ob)
     }
 }
@@ -263,6 +287,7 @@ fn samples(bytes: &[u8], settings: &Settings) -> (Vec<Sample>, Vec<Sample>) {
                 record,
                 target: settings.wdl * result + (1.0 - settings.wdl) * score,
                 flip: 0,
+                bucket: output_bucket(record.occ.count_ones() as usize, settings.buckets) as u8,
             }
         })
         .collect();
@@ -294,7 +319,7 @@ pub fn train(
     if training.is_empty() {
         return Err("no trainable positions".into());
     }
-    let mut net = FloatNet::random(settings.hidden, settings.seed);
+    let mut net = FloatNet::random(settings.hidden, settings.buckets, settings.seed);
     let n = net.params.len();
     let (mut m, mut v) = (vec![0.0f32; n], vec![0.0f32; n]);
     let batch = settings.batch.max(1);
@@ -363,7 +388,8 @@ pub fn train(
                 *m = BETA1 * *m + (1.0 - BETA1) * g;
                 *v = BETA2 * *v + (1.0 - BETA2) * g * g;
                 *p -= lr * ((*m / b1t) / ((*v / b2t).sqrt() + EPSILON) + WEIGHT_DECAY * *p);
-                if i < ft || (output..output + 2 * settings.hidden).contains(&i) {
+                if i < ft || (output..output + settings.buckets * 2 * settings.hidden).contains(&i)
+                {
                     *p = p.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
                 }
             }
@@ -401,6 +427,7 @@ mod tests {
             seed: 1,
             validation: 0.1,
             mirror: false,
+            buckets: 1,
         }
     }
 
@@ -421,22 +448,33 @@ mod tests {
 
     #[test]
     fn a_mirrored_record_is_the_mirrored_position() {
-        let net = FloatNet::random(16, 3);
+        let net = FloatNet::random(16, 1, 3);
         let mut acc = vec![0.0; 32];
         let record = |fen: &str| Packed::new(&crate::board::test_position(fen), 0, 1, 40, 0);
         let (a, b) = (
             record("4k3/1pp2n2/8/3P4/8/2N5/PP6/1K1R4 w - - 0 1"),
             record("3k4/2n2pp1/8/4P3/8/5N2/6PP/4R1K1 w - - 0 1"),
         );
-        let mirrored = net.forward(&a, 7, &mut acc);
-        assert!((mirrored - net.forward(&b, 0, &mut acc)).abs() < 1e-5);
-        assert!((mirrored - net.forward(&a, 0, &mut acc)).abs() > 1e-5);
+        let mirrored = net.forward(&a, 7, 0, &mut acc);
+        assert!((mirrored - net.forward(&b, 0, 0, &mut acc)).abs() < 1e-5);
+        assert!((mirrored - net.forward(&a, 0, 0, &mut acc)).abs() > 1e-5);
     }
 
     #[test]
     fn the_quantised_net_evaluates_as_the_float_net_does() {
+        for buckets in [1, 8] {
+            quantised_matches_float(buckets);
+        }
+    }
+
+    fn quantised_matches_float(buckets: usize) {
         let bytes = sample_data();
-        let (net, _, _) = train(&bytes, &settings(3), &mut |_, _, _, _, _| {}).unwrap();
+        let settings = Settings {
+            buckets,
+            ..settings(3)
+        };
+        let (net, _, _) = train(&bytes, &settings, &mut |_, _, _, _, _| {}).unwrap();
+        assert_eq!(net.buckets, buckets);
         let quantised = Network::from_bytes(&net.quantise().unwrap().to_bytes()).unwrap();
         let text = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -458,7 +496,8 @@ mod tests {
         let mean = total / 200.0;
         assert!(
             mean <= 3.0 && worst <= 12.0,
-            "quantised and float evaluations differ by {mean} cp on average, {worst} at most"
+            "{buckets} buckets: quantised and float evaluations differ by {mean} cp on average, \
+             {worst} at most"
         );
     }
 }

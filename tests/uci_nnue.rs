@@ -30,7 +30,18 @@ fn eval_file_loads_good_networks_and_refuses_bad_ones() {
     let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/sample.txt");
     brudno(&["convert", sample, data_s]);
     brudno(&[
-        "train", data_s, "--hidden", "8", "--epochs", "2", "--batch", "256", "--out", net_s,
+        "train",
+        data_s,
+        "--hidden",
+        "8",
+        "--buckets",
+        "4",
+        "--epochs",
+        "2",
+        "--batch",
+        "256",
+        "--out",
+        net_s,
     ]);
     let bytes = std::fs::read(&net).unwrap();
 
@@ -50,7 +61,10 @@ fn eval_file_loads_good_networks_and_refuses_bad_ones() {
     let mut e = Engine::spawn();
     e.send(&format!("setoption name EvalFile value {net_s}"));
     let said = e.expect("info string EvalFile", 5 * SECOND);
-    assert!(said.contains("8 hidden neurons"), "{said}");
+    assert!(
+        said.contains("8 hidden neurons and 4 output buckets"),
+        "{said}"
+    );
     e.send("position startpos moves e2e4");
     e.send("eval");
     e.expect("NNUE", 5 * SECOND);

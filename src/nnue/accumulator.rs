@@ -90,9 +90,10 @@ impl Accumulators {
         self.bring_up_to_date(pos, ply);
         let h = self.net.hidden();
         let (white, black) = self.planes[ply].split_at(h);
+        let pieces = pos.board().occupied().count();
         let eval = match pos.turn() {
-            Color::White => self.net.output(white, black),
-            Color::Black => self.net.output(black, white),
+            Color::White => self.net.output(white, black, pieces),
+            Color::Black => self.net.output(black, white, pieces),
         };
         // In tests every evaluation is checked against a full refresh, so
         // a search path that forgets to report a move fails at once.
@@ -162,13 +163,13 @@ impl Accumulators {
 mod tests {
     use super::*;
     use crate::board::Board;
-    use crate::nnue::network::tests::sample;
+    use crate::nnue::network::tests::sample_with_buckets;
     use shakmaty::CastlingMode;
 
     /// Plays random games from `fen`, with null moves now and then, and
     /// checks every evaluation against a network's full refresh.
     fn walk(fen: &str, mode: CastlingMode, games: usize, start: u64) -> [usize; 5] {
-        let net = Arc::new(sample(24));
+        let net = Arc::new(sample_with_buckets(24, 8));
         let mut stack = Accumulators::new(net.clone(), 300);
         let mut x = start;
         let mut rand = |n: usize| {

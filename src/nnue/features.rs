@@ -46,6 +46,19 @@ pub fn index_packed(piece: u8, square: u8, side_to_move: bool) -> usize {
     }
 }
 
+/// Most output buckets a network may have.
+pub const MAX_BUCKETS: usize = 16;
+
+/// The output bucket of a position with `pieces` pieces on the board
+/// (kings included) in a network with `buckets` of them: the pieces from 2
+/// to 32 split into `buckets` equal ranges, so that the endgame, where a
+/// pawn or an exchange is worth more, gets output weights of its own. With
+/// 8 buckets that is 2–5 pieces, 6–9, … 30–32.
+#[inline]
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    (pieces.saturating_sub(2) * buckets / 31).min(buckets - 1)
+}
+
 /// Every active input of `pos` for `perspective`.
 pub fn active(pos: &Chess, perspective: Color) -> impl Iterator<Item = usize> + '_ {
     pos.board()
@@ -77,6 +90,19 @@ mod tests {
             role: Role::King,
         };
         assert_eq!(index(Color::White, king, Square::H8), 767);
+    }
+
+    #[test]
+    fn output_buckets_split_the_pieces_evenly() {
+        assert!((2..=32).all(|n| output_bucket(n, 1) == 0));
+        let eight: Vec<usize> = (2..=32).map(|n| output_bucket(n, 8)).collect();
+        assert_eq!(eight[0], 0);
+        assert_eq!(eight[30], 7);
+        assert!(eight.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1));
+        for b in 0..8 {
+            let n = eight.iter().filter(|&&x| x == b).count();
+            assert!((3..=5).contains(&n), "bucket {b} covers {n} piece counts");
+        }
     }
 
     #[test]

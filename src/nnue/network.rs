@@ -1,27 +1,30 @@
 //! The quantised network, its file format and its forward pass.
 //!
-//! File format, version 1, all integers little-endian:
+//! File format, version 2, all integers little-endian:
 //!
 //! | bytes | field |
 //! |---|---|
 //! | 0–3 | magic `BRNN` |
-//! | 4–7 | version (u32, 1) |
+//! | 4–7 | version (u32, 2) |
 //! | 8–11 | hidden size H (u32, 1 to 4096) |
-//! | 12–19 | FNV-1a 64 checksum of the payload (u64) |
-//! | 20– | payload: feature weights (768 × H i16, input by input), feature biases (H i16), output weights (2H i16: side to move's half, then the other's), output bias (i32) |
+//! | 12–15 | output buckets B (u32, 1 to 16; see [`output_bucket`]) |
+//! | 16–23 | FNV-1a 64 checksum of the payload (u64) |
+//! | 24– | payload: feature weights (768 × H i16, input by input), feature biases (H i16), output weights (B × 2H i16: by bucket, the side to move's half, then the other's), output biases (B i32) |
 //!
-//! Feature weights and biases are scaled by `QA`, output weights by `QB`,
-//! the output bias by `QA × QB`.
+//! Version 1 (still read) has no bucket field (a 20-byte header) and one
+//! bucket. Feature weights and biases are scaled by `QA`, output weights by
+//! `QB`, output biases by `QA × QB`.
 
 use shakmaty::{Chess, Color, Position};
 
-use super::features::{INPUTS, active};
+use super::features::{INPUTS, MAX_BUCKETS, active, output_bucket};
 use super::simd::{self, MAX_OUTPUT_WEIGHT};
 use super::{QA, QB, SCALE};
 
 const MAGIC: &[u8; 4] = b"BRNN";
-const VERSION: u32 = 1;
-const HEADER: usize = 20;
+const VERSION: u32 = 2;
+const HEADER: usize = 24;
+const HEADER_V1: usize = 20;
 const MAX_HIDDEN: usize = 4096;
 
 /// A network ready to evaluate.
@@ -31,8 +34,10 @@ pub struct Network {
     /// `INPUTS × hidden`, the weights of input i at `i * hidden ..`.
     feature_weights: Vec<i16>,
     feature_biases: Vec<i16>,
+    /// `buckets × 2 × hidden`, bucket b's at `b * 2 * hidden ..`.
     output_weights: Vec<i16>,
-    output_bias: i32,
+    /// One per bucket.
+    output_biases: Vec<i32>,
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -42,7 +47,8 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 impl Network {
-    /// A network from its parts (the trainer's quantised weights).
+    /// A network from its parts (the trainer's quantised weights); the
+    /// number of output biases is the number of buckets.
     ///
     /// # Errors
     /// When the parts do not fit together.
@@ -50,16 +56,19 @@ impl Network {
         feature_weights: Vec<i16>,
         feature_biases: Vec<i16>,
         output_weights: Vec<i16>,
-        output_bias: i32,
+        output_biases: Vec<i32>,
     ) -> Result<Network, String> {
         let hidden = feature_biases.len();
+        let buckets = output_biases.len();
         if hidden == 0
             || hidden > MAX_HIDDEN
+            || !(1..=MAX_BUCKETS).contains(&buckets)
             || feature_weights.len() != INPUTS * hidden
-            || output_weights.len() != 2 * hidden
+            || output_weights.len() != buckets * 2 * hidden
         {
             return Err(format!(
-                "network parts do not fit: {} feature weights, {hidden} biases, {} output weights",
+                "network parts do not fit: {} feature weights, {hidden} biases, {} output \
+                 weights, {buckets} output biases",
                 feature_weights.len(),
                 output_weights.len()
             ));
@@ -78,7 +87,7 @@ impl Network {
             feature_weights,
             feature_biases,
             output_weights,
-            output_bias,
+            output_biases,
         })
     }
 
@@ -86,9 +95,15 @@ impl Network {
         self.hidden
     }
 
-    /// The file's bytes.
+    pub fn buckets(&self) -> usize {
+        self.output_biases.len()
+    }
+
+    /// The file's bytes (version 2).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut payload = Vec::with_capacity(2 * (INPUTS + 3) * self.hidden + 4);
+        let mut payload = Vec::with_capacity(
+            2 * (INPUTS + 1 + 2 * self.buckets()) * self.hidden + 4 * self.buckets(),
+        );
         for w in self
             .feature_weights
             .iter()
@@ -97,59 +112,77 @@ impl Network {
         {
             payload.extend_from_slice(&w.to_le_bytes());
         }
-        payload.extend_from_slice(&self.output_bias.to_le_bytes());
+        for b in &self.output_biases {
+            payload.extend_from_slice(&b.to_le_bytes());
+        }
         let mut bytes = Vec::with_capacity(HEADER + payload.len());
         bytes.extend_from_slice(MAGIC);
         bytes.extend_from_slice(&VERSION.to_le_bytes());
         bytes.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        bytes.extend_from_slice(&(self.buckets() as u32).to_le_bytes());
         bytes.extend_from_slice(&fnv1a(&payload).to_le_bytes());
         bytes.extend_from_slice(&payload);
         bytes
     }
 
-    /// Reads a network file.
+    /// Reads a network file (version 2, or 1 with one bucket).
     ///
     /// # Errors
     /// Saying what is wrong: not a network, another version, a size that
     /// does not match, or a checksum that does not (a damaged file).
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        if bytes.len() < HEADER || &bytes[..4] != MAGIC {
+        if bytes.len() < HEADER_V1 || &bytes[..4] != MAGIC {
             return Err("not a Brudno network file (no BRNN header)".into());
         }
         let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
         let version = word(4);
-        if version != VERSION {
-            return Err(format!(
-                "network file version {version}; this engine reads {VERSION}"
-            ));
-        }
+        let (header, buckets) = match version {
+            1 => (HEADER_V1, 1),
+            VERSION if bytes.len() >= HEADER => (HEADER, word(12) as usize),
+            VERSION => return Err("the network file ends inside its header".into()),
+            _ => {
+                return Err(format!(
+                    "network file version {version}; this engine reads 1 and {VERSION}"
+                ));
+            }
+        };
         let hidden = word(8) as usize;
         if hidden == 0 || hidden > MAX_HIDDEN {
             return Err(format!(
                 "hidden size {hidden} is out of range 1 to {MAX_HIDDEN}"
             ));
         }
-        let payload = &bytes[HEADER..];
-        let expected = 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4;
+        if !(1..=MAX_BUCKETS).contains(&buckets) {
+            return Err(format!(
+                "{buckets} output buckets is out of range 1 to {MAX_BUCKETS}"
+            ));
+        }
+        let payload = &bytes[header..];
+        let weights = 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden);
+        let expected = weights + 4 * buckets;
         if payload.len() != expected {
             return Err(format!(
-                "a network of {hidden} hidden neurons takes {} bytes, the file has {}",
-                HEADER + expected,
+                "a network of {hidden} hidden neurons and {buckets} output buckets takes {} \
+                 bytes, the file has {}",
+                header + expected,
                 bytes.len()
             ));
         }
-        let checksum = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
+        let checksum = u64::from_le_bytes(bytes[header - 8..header].try_into().expect("8 bytes"));
         if fnv1a(payload) != checksum {
             return Err("checksum mismatch: the network file is damaged".into());
         }
-        let values: Vec<i16> = payload[..expected - 4]
+        let values: Vec<i16> = payload[..weights]
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]))
             .collect();
         let (fw, rest) = values.split_at(INPUTS * hidden);
         let (fb, ow) = rest.split_at(hidden);
-        let bias = i32::from_le_bytes(payload[expected - 4..].try_into().expect("4 bytes"));
-        Network::new(fw.to_vec(), fb.to_vec(), ow.to_vec(), bias)
+        let biases = payload[weights..]
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect();
+        Network::new(fw.to_vec(), fb.to_vec(), ow.to_vec(), biases)
     }
 
     /// The accumulator of `perspective`: biases plus the weights of every
@@ -173,12 +206,17 @@ impl Network {
         simd::add_or_sub(acc, self.input(i), put);
     }
 
-    /// The output for two accumulators, in centipawns for the side to move.
-    pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
-        let (w_us, w_them) = self.output_weights.split_at(self.hidden);
+    /// The output for two accumulators of a position with `pieces` pieces
+    /// on the board, in centipawns for the side to move.
+    #[inline]
+    pub fn output(&self, us: &[i16], them: &[i16], pieces: usize) -> i32 {
+        let bucket = output_bucket(pieces, self.buckets());
+        let weights =
+            &self.output_weights[bucket * 2 * self.hidden..(bucket + 1) * 2 * self.hidden];
+        let (w_us, w_them) = weights.split_at(self.hidden);
         let sum = simd::screlu_dot(us, w_us) + simd::screlu_dot(them, w_them);
         // SCReLU squares QA: one QA comes off before the bias is added.
-        let out = sum / i64::from(QA) + i64::from(self.output_bias);
+        let out = sum / i64::from(QA) + i64::from(self.output_biases[bucket]);
         (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 
@@ -188,7 +226,7 @@ impl Network {
         let mut them = vec![0; self.hidden];
         self.refresh(pos, pos.turn(), &mut us);
         self.refresh(pos, !pos.turn(), &mut them);
-        self.output(&us, &them)
+        self.output(&us, &them, pos.board().occupied().count())
     }
 }
 
@@ -199,6 +237,11 @@ pub mod tests {
 
     /// A small network with weights from a fixed sequence.
     pub fn sample(hidden: usize) -> Network {
+        sample_with_buckets(hidden, 1)
+    }
+
+    /// The same with `buckets` output buckets.
+    pub fn sample_with_buckets(hidden: usize, buckets: usize) -> Network {
         let mut x: u32 = 12345;
         let mut next = |range: i32| {
             x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
@@ -206,8 +249,9 @@ pub mod tests {
         };
         let fw = (0..INPUTS * hidden).map(|_| next(40)).collect();
         let fb = (0..hidden).map(|_| next(60)).collect();
-        let ow = (0..2 * hidden).map(|_| next(60)).collect();
-        Network::new(fw, fb, ow, 300).unwrap()
+        let ow = (0..2 * hidden * buckets).map(|_| next(60)).collect();
+        let biases = (0..buckets).map(|b| 300 - 100 * b as i32).collect();
+        Network::new(fw, fb, ow, biases).unwrap()
     }
 
     #[test]
@@ -224,17 +268,58 @@ pub mod tests {
         let mut version = bytes.clone();
         version[4] = 9;
         assert!(refused(&version).contains("version"));
-        let mut size = bytes;
+        let mut size = bytes.clone();
         size[8] = 17;
         assert!(refused(&size).contains("hidden"));
+        let mut buckets = bytes;
+        buckets[12] = 2;
+        assert!(refused(&buckets).contains("2 output buckets takes"));
+        buckets[12] = 40;
+        assert!(refused(&buckets).contains("out of range"));
+        assert!(refused(&buckets[..22]).contains("header"));
+        // Buckets round-trip too.
+        let bucketed = sample_with_buckets(8, 8);
+        assert_eq!(Network::from_bytes(&bucketed.to_bytes()).unwrap(), bucketed);
         // Output weights the fast dot product cannot take.
         let big = Network::new(
             vec![0; INPUTS * 4],
             vec![0; 4],
             vec![0, 0, 0, 0, 0, 0, 0, 129],
-            0,
+            vec![0],
         );
         assert!(big.unwrap_err().contains("output weight 129"));
+    }
+
+    /// A version 1 file (no bucket field) reads as one bucket.
+    #[test]
+    fn version_1_files_still_load() {
+        let net = sample(16);
+        let v2 = net.to_bytes();
+        let mut v1 = Vec::new();
+        v1.extend_from_slice(MAGIC);
+        v1.extend_from_slice(&1u32.to_le_bytes());
+        v1.extend_from_slice(&v2[8..12]);
+        v1.extend_from_slice(&v2[16..]);
+        assert_eq!(Network::from_bytes(&v1).unwrap(), net);
+        assert_eq!(super::super::embedded().buckets(), 1);
+    }
+
+    /// Each bucket has its own output: a position evaluates with the
+    /// bucket of its piece count.
+    #[test]
+    fn the_piece_count_chooses_the_bucket() {
+        let net = sample_with_buckets(16, 8);
+        let full = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let bare = pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+        let mut us = vec![0; 16];
+        let mut them = vec![0; 16];
+        for p in [&full, &bare] {
+            net.refresh(p, p.turn(), &mut us);
+            net.refresh(p, !p.turn(), &mut them);
+            let n = p.board().occupied().count();
+            assert_eq!(net.evaluate(p), net.output(&us, &them, n));
+            assert_ne!(net.output(&us, &them, n), net.output(&us, &them, 34 - n));
+        }
     }
 
     #[test]

@@ -396,8 +396,10 @@ impl Uci {
             Ok(net) => {
                 let net = std::sync::Arc::new(net);
                 self.out.info_string(&format!(
-                    "EvalFile: {path}, a network of {} hidden neurons",
-                    net.hidden()
+                    "EvalFile: {path}, a network of {} hidden neurons and {} output bucket{}",
+                    net.hidden(),
+                    net.buckets(),
+                    if net.buckets() == 1 { "" } else { "s" }
                 ));
                 self.engine.set_network(Some(&net));
                 self.network = Some((path.to_string(), net));
