@@ -24,8 +24,8 @@ use std::sync::{Arc, OnceLock};
 
 /// The name `EvalFile` gives the network built into the binary: the best
 /// generation so far (see `docs/nets.md`).
-pub const EMBEDDED_NAME: &str = "gen1.nnue";
-const EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/gen1.nnue");
+pub const EMBEDDED_NAME: &str = "gen2.nnue";
+const EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/gen2.nnue");
 
 /// The network built into the binary, read once.
 pub fn embedded() -> Arc<Network> {
