@@ -4,13 +4,17 @@
 //! The net's raw output `out` is read as `SCALE × out` centipawns, and the
 //! loss is the squared error of sigmoid(out) against a blend of the game
 //! result and sigmoid(score / SCALE) (`wdl` is the result's weight). The
-//! positions are filtered ([`Packed::trainable`]) and shuffled once, a
-//! share is kept back for validation, and `AdamW` fits the rest in batches
-//! split over threads; the learning rate falls by a cosine schedule.
+//! positions are filtered ([`Packed::trainable`]); a share of the games is
+//! kept back whole for validation (positions of one game are alike, so a
+//! game split between the sets would flatter the validation loss); the
+//! rest is shuffled once, and `AdamW` fits it in batches split over
+//! threads, with weight decay on the weights but not the biases. The
+//! learning rate falls by a cosine schedule to a floor.
 
 use std::time::Instant;
 
-use crate::datagen::packed::{self, Packed};
+use crate::data::Positions;
+use crate::data::packed::Packed;
 use crate::nnue::features::{INPUTS, index_packed, output_bucket};
 use crate::nnue::{Network, QA, QB, SCALE};
 
@@ -21,11 +25,13 @@ pub struct Settings {
     pub epochs: usize,
     pub batch: usize,
     pub lr: f32,
+    /// The learning rate's floor, a share of `lr`.
+    pub lr_floor: f32,
     /// Weight of the game result in the target (the rest is the score).
     pub wdl: f32,
     pub threads: usize,
     pub seed: u64,
-    /// Share of the positions kept back for validation.
+    /// Share of the games kept back for validation.
     pub validation: f32,
     /// Mirror each training position left to right, at random each epoch.
     pub mirror: bool,
@@ -62,6 +68,9 @@ struct Sample {
     flip: u8,
     /// The output bucket (from the piece count).
     bucket: u8,
+    /// The game the position comes from (the tests check the split by it).
+    #[cfg_attr(not(test), allow(dead_code))]
+    game: u32,
 }
 
 /// The (side to move's, other side's) inputs of a record, with its
@@ -235,7 +244,7 @@ impl FloatNet {
                     })
                 })
                 .collect();
-            handles.into_iter().map(|h| h.join().unwrap_or(0.0)).sum()
+            handles.into_iter().map(join).sum()
         });
         (total / samples.len() as f64) as f32
     }
@@ -246,6 +255,12 @@ impl FloatNet {
     /// When a weight does not fit its integer after scaling.
     pub fn quantise(&self) -> Result<Network, String> {
         let (fw, fb, ow, ob) = self.split();
+        if let Some(at) = self.params.iter().position(|x| !x.is_finite()) {
+            return Err(format!(
+                "parameter {at} is {}: the training diverged",
+                self.params[at]
+            ));
+        }
         let round = |x: f32, scale: i32, what: &str| -> Result<i16, String> {
             let v = (x * scale as f32).round();
             if v.abs() > f32::from(i16::MAX) {
@@ -268,54 +283,96 @@ impl FloatNet {
             .collect::<Result<_, _>>()?;
         let ob = ob
             .iter()
-            .map(|&b| (b * (QA * QB) as f32).round() as i32)
-            .collect();
+            .map(|&b| {
+                let v = (f64::from(b) * f64::from(QA * QB)).round();
+                if v.abs() > f64::from(i32::MAX) {
+                    Err(format!("an output bias {b} overflows i32 once scaled"))
+                } else {
+                    Ok(v as i32)
+                }
+            })
+            .collect::<Result<_, _>>()?;
         Network::new(fw, fb, ow, ob)
     }
 }
 
-/// The training set: trainable positions of `bytes`, shuffled, split into
-/// (training, validation).
-fn samples(bytes: &[u8], settings: &Settings) -> (Vec<Sample>, Vec<Sample>) {
-    let mut all: Vec<Sample> = packed::read_all(bytes)
-        .into_iter()
-        .filter(Packed::trainable)
-        .map(|record| {
-            let score = sigmoid(f32::from(record.score) / SCALE as f32);
-            let result = f32::from(record.result) / 2.0;
-            Sample {
-                record,
-                target: settings.wdl * result + (1.0 - settings.wdl) * score,
-                flip: 0,
-                bucket: output_bucket(record.occ.count_ones() as usize, settings.buckets) as u8,
-            }
-        })
-        .collect();
+/// A thread's result, or its panic carried on (a worker's failure must
+/// not pass as a loss of zero).
+fn join<T>(h: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+}
+
+/// Whether game `game` is kept back for validation: a fixed share of the
+/// games, chosen by a hash of the game's number and the seed.
+fn held_back(game: u32, settings: &Settings) -> bool {
+    let mut rng = Rng(settings.seed ^ u64::from(game).wrapping_mul(0x2545_f491_4f6c_dd1d));
+    rng.unit() < settings.validation
+}
+
+/// The training set: trainable positions, split by game into (training,
+/// validation), the training part shuffled.
+fn samples(positions: &Positions, settings: &Settings) -> (Vec<Sample>, Vec<Sample>) {
+    let (mut training, mut validation) = (Vec::new(), Vec::new());
+    for (record, &game) in positions.records.iter().zip(&positions.games) {
+        if !record.trainable() {
+            continue;
+        }
+        let score = sigmoid(f32::from(record.score) / SCALE as f32);
+        let result = f32::from(record.result) / 2.0;
+        let sample = Sample {
+            record: *record,
+            target: settings.wdl * result + (1.0 - settings.wdl) * score,
+            flip: 0,
+            bucket: output_bucket(record.occ.count_ones() as usize, settings.buckets) as u8,
+            game,
+        };
+        if held_back(game, settings) {
+            validation.push(sample);
+        } else {
+            training.push(sample);
+        }
+    }
     // Unshuffled data (whole games in order) trains badly: shuffle once.
     let mut rng = Rng(settings.seed ^ 0x5eed);
-    for i in (1..all.len()).rev() {
+    for i in (1..training.len()).rev() {
         let j = (rng.next() % (i as u64 + 1)) as usize;
-        all.swap(i, j);
+        training.swap(i, j);
     }
-    let held = ((all.len() as f32 * settings.validation) as usize).min(all.len() / 2);
-    let training = all.split_off(held);
-    (training, all)
+    (training, validation)
 }
 
 /// Progress of a run: after each epoch, (epoch, training loss, validation
-/// loss, positions a second, the net so far).
-pub type Progress<'a> = dyn FnMut(usize, f32, f32, f64, &FloatNet) + 'a;
+/// loss, positions a second, the net so far); an error ends the run.
+pub type Progress<'a> = dyn FnMut(usize, f32, f32, f64, &FloatNet) -> Result<(), String> + 'a;
 
-/// Trains a network on the packed positions in `bytes`.
+/// Quantises `net` and writes it to `path` (beside it first, then renamed
+/// over it, so that a failure never leaves a damaged or empty file where a
+/// good checkpoint was).
 ///
 /// # Errors
-/// When there are no trainable positions.
+/// When the net cannot be quantised (weights not finite or out of range)
+/// or the file cannot be written.
+pub fn save(net: &FloatNet, path: &str) -> Result<(), String> {
+    let q = net
+        .quantise()
+        .map_err(|e| format!("cannot quantise the network: {e}; {path} is left as it was"))?;
+    let temporary = format!("{path}.new");
+    std::fs::write(&temporary, q.to_bytes())
+        .and_then(|()| std::fs::rename(&temporary, path))
+        .map_err(|e| format!("cannot write {path}: {e}"))
+}
+
+/// Trains a network on `positions`.
+///
+/// # Errors
+/// When there are no trainable positions, the loss stops being finite, or
+/// `progress` fails.
 pub fn train(
-    bytes: &[u8],
+    positions: &Positions,
     settings: &Settings,
     progress: &mut Progress,
 ) -> Result<(FloatNet, f32, f32), String> {
-    let (mut training, validation) = samples(bytes, settings);
+    let (mut training, validation) = samples(positions, settings);
     if training.is_empty() {
         return Err("no trainable positions".into());
     }
@@ -332,6 +389,7 @@ pub fn train(
     let (mut train_loss, mut val_loss) = (0.0, net.loss(&validation, threads));
     let mut mirror_rng = Rng(settings.seed ^ 0x000f_11e5);
     let output = INPUTS * settings.hidden + settings.hidden;
+    let biases = output + settings.buckets * 2 * settings.hidden;
     for epoch in 1..=settings.epochs {
         let start = Instant::now();
         if settings.mirror {
@@ -358,10 +416,7 @@ pub fn train(
                         })
                     })
                     .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().unwrap_or(0.0))
-                    .collect()
+                handles.into_iter().map(join).collect()
             });
             epoch_loss += losses.iter().sum::<f64>();
             let used = chunk.len().div_ceil(part);
@@ -374,7 +429,8 @@ pub fn train(
             // AdamW with a cosine schedule.
             step += 1;
             let progress_share = step as f32 / total_steps as f32;
-            let lr = settings.lr * 0.5 * (1.0 + (std::f32::consts::PI * progress_share).cos());
+            let cosine = 0.5 * (1.0 + (std::f32::consts::PI * progress_share).cos());
+            let lr = settings.lr * (settings.lr_floor + (1.0 - settings.lr_floor) * cosine);
             let (b1t, b2t) = (1.0 - BETA1.powi(step), 1.0 - BETA2.powi(step));
             let scale = 1.0 / chunk.len() as f32;
             for (i, ((p, g), (m, v))) in net
@@ -387,17 +443,25 @@ pub fn train(
                 let g = g * scale;
                 *m = BETA1 * *m + (1.0 - BETA1) * g;
                 *v = BETA2 * *v + (1.0 - BETA2) * g * g;
-                *p -= lr * ((*m / b1t) / ((*v / b2t).sqrt() + EPSILON) + WEIGHT_DECAY * *p);
-                if i < ft || (output..output + settings.buckets * 2 * settings.hidden).contains(&i)
-                {
+                // Weights decay and are clipped; biases do neither.
+                let weight = i < ft || (output..biases).contains(&i);
+                let decay = if weight { WEIGHT_DECAY * *p } else { 0.0 };
+                *p -= lr * ((*m / b1t) / ((*v / b2t).sqrt() + EPSILON) + decay);
+                if weight {
                     *p = p.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
                 }
             }
         }
         train_loss = (epoch_loss / training.len() as f64) as f32;
         val_loss = net.loss(&validation, threads);
+        if !train_loss.is_finite() || !val_loss.is_finite() {
+            return Err(format!(
+                "epoch {epoch}: the loss is {train_loss} (validation {val_loss}); the training \
+                 diverged (try a lower --lr)"
+            ));
+        }
         let rate = training.len() as f64 / start.elapsed().as_secs_f64();
-        progress(epoch, train_loss, val_loss, rate, &net);
+        progress(epoch, train_loss, val_loss, rate, &net)?;
     }
     Ok((net, train_loss, val_loss))
 }
@@ -405,15 +469,16 @@ pub fn train(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datagen::convert;
 
-    fn sample_data() -> Vec<u8> {
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/sample.txt"
-        ))
-        .unwrap();
-        convert(&text).0
+    fn sample_data() -> Positions {
+        let mut positions = Positions::default();
+        positions
+            .read(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/data/sample.txt"
+            ))
+            .unwrap();
+        positions
     }
 
     fn settings(epochs: usize) -> Settings {
@@ -422,6 +487,7 @@ mod tests {
             epochs,
             batch: 256,
             lr: 0.01,
+            lr_floor: 0.0,
             wdl: 0.3,
             threads: 2,
             seed: 1,
@@ -439,6 +505,7 @@ mod tests {
             if epoch == 1 {
                 first = Some(t);
             }
+            Ok(())
         })
         .unwrap();
         let first = first.unwrap();
@@ -473,7 +540,7 @@ mod tests {
             buckets,
             ..settings(3)
         };
-        let (net, _, _) = train(&bytes, &settings, &mut |_, _, _, _, _| {}).unwrap();
+        let (net, _, _) = train(&bytes, &settings, &mut |_, _, _, _, _| Ok(())).unwrap();
         assert_eq!(net.buckets, buckets);
         let quantised = Network::from_bytes(&net.quantise().unwrap().to_bytes()).unwrap();
         let text = std::fs::read_to_string(concat!(
@@ -499,5 +566,61 @@ mod tests {
             "{buckets} buckets: quantised and float evaluations differ by {mean} cp on average, \
              {worst} at most"
         );
+    }
+
+    #[test]
+    fn weights_that_are_not_finite_are_refused_and_leave_the_checkpoint_alone() {
+        let dir = std::env::temp_dir().join(format!("brudno-train-nan-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("net.nnue").to_string_lossy().into_owned();
+        let good = FloatNet::random(16, 1, 5);
+        save(&good, &path).unwrap();
+        let before = std::fs::read(&path).unwrap();
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            let mut net = good.clone();
+            net.params[INPUTS * 16 + 3] = bad;
+            let e = net.quantise().unwrap_err();
+            assert!(e.contains("not") || e.contains("diverged"), "{e}");
+            assert!(save(&net, &path).is_err());
+            assert_eq!(
+                std::fs::read(&path).unwrap(),
+                before,
+                "{bad}: the checkpoint changed"
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_validation_set_shares_no_game_with_the_training_set() {
+        // Three games of sixty plies each, many times over.
+        let start =
+            crate::board::test_position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 9");
+        let mut positions = Positions::default();
+        for _ in 0..200 {
+            let records: Vec<Packed> = (0..60)
+                .map(|i| Packed::new(&start, 0, 1, 16 + i, 0))
+                .collect();
+            positions.push_records(&records);
+        }
+        assert_eq!(positions.game_count, 200);
+        let settings = Settings {
+            validation: 0.25,
+            ..settings(1)
+        };
+        let (training, validation) = samples(&positions, &settings);
+        let held: std::collections::HashSet<u32> = validation.iter().map(|s| s.game).collect();
+        assert!(
+            (25..=75).contains(&held.len()),
+            "{} of 200 games held back",
+            held.len()
+        );
+        assert_eq!(
+            validation.len(),
+            held.len() * 60,
+            "held-back games are whole"
+        );
+        assert!(training.iter().all(|s| !held.contains(&s.game)));
+        assert_eq!(training.len() + validation.len(), 200 * 60);
     }
 }

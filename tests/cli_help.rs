@@ -105,3 +105,26 @@ fn epd_searches_the_whole_movetime_of_the_first_positions() {
     }
     assert!(text.contains("solved 0/0"), "{text}");
 }
+
+/// A value out of range is refused when the command line is read, before
+/// any work starts: no output file appears and nothing is played.
+#[test]
+fn a_bad_value_is_refused_before_any_work_starts() {
+    let dir = std::env::temp_dir().join(format!("brudno-cli-bad-{}", std::process::id()));
+    let out = dir.join("games.bin");
+    let out = out.to_str().unwrap();
+    for args in [
+        &["datagen", "--games", "1", "--threads", "0", "--out", out][..],
+        &["datagen", "--games", "1", "--nodes", "0", "--out", out],
+        &["train", "--hidden", "5000", "--out", out, out],
+        &["train", "--wdl", "1.5", "--out", out, out],
+        &["train", "--validation", "0.9", "--out", out, out],
+        &["bench", "0"],
+    ] {
+        let (code, text) = brudno(args);
+        assert_eq!(code, 2, "{args:?}: {text}");
+        assert!(text.contains("invalid value"), "{args:?}: {text}");
+        assert!(!text.contains(" nodes "), "{args:?} started work: {text}");
+        assert!(!dir.exists(), "{args:?} created {}", dir.display());
+    }
+}

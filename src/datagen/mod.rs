@@ -1,23 +1,17 @@
-//! `brudno datagen`: self-play games at a fixed node count, written as
-//! training positions, in one of two formats.
+//! `brudno datagen`: self-play games at a fixed node count, appended to a
+//! data file in one of three formats, chosen by its name (see
+//! [`crate::data`]):
 //!
-//! Text (for the tuner, `brudno tune`, and the WDL model), one position a
-//! line:
+//! - `.vf`: whole games in about 4 bytes a position ([`games`]), what the
+//!   data store keeps; the trainer expands them into 32-byte records;
+//! - `.bin`: every position in 32 bytes ([`packed`]), with flags that let
+//!   the trainer choose its positions when it reads them;
+//! - `.txt`: quiet positions only (not in check, the search's move neither
+//!   captures nor promotes) as `FEN | score | result` lines, White's side,
+//!   for the handcrafted tuner.
 //!
-//! ```text
-//! <FEN> | <score> | <result>
-//! ```
-//!
-//! `score` is the search score in centipawns from White's side, `result`
-//! the game's result from White's side: `1.0`, `0.5` or `0.0`. Only quiet
-//! positions are kept: not in check, and the search's move neither captures
-//! nor promotes, so the static evaluation can be fitted to them.
-//!
-//! Packed (an output file ending in `.bin`, for network training): every
-//! position of the game in 32 bytes ([`packed`]), with flags that let the
-//! trainer choose its positions when it reads them.
-
-pub mod packed;
+//! Each run is recorded in the file's manifest ([`store`]): which net
+//! played, nodes a move, the seed, games and positions.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -29,6 +23,8 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Color, EnPassantMode, Position};
 
 use crate::board::{Board, FIFTY_MOVE_PLIES};
+use crate::data::games::{self, Game};
+use crate::data::{Kind, packed, store};
 use crate::score::{MAX_PLY, TB_WIN};
 use crate::search::{Control, Limits, Searcher};
 use crate::tt::Tt;
@@ -52,25 +48,22 @@ pub struct Config {
     pub net: Option<Arc<crate::nnue::Network>>,
     pub seed: u64,
     pub out: String,
+    /// The network's name for the manifest (with its checksum), or `hce`.
+    pub net_name: String,
 }
 
 impl Config {
-    /// Whether the output is packed (`.bin`) rather than text.
-    fn packed(&self) -> bool {
-        is_packed(&self.out)
+    /// The output's format, by its name (text unless `.bin` or `.vf`).
+    fn kind(&self) -> Kind {
+        Kind::of(&self.out).unwrap_or(Kind::Text)
     }
-}
-
-/// Whether `path` names a packed data file (`.bin`) rather than text.
-pub fn is_packed(path: &str) -> bool {
-    std::path::Path::new(path)
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("bin"))
 }
 
 /// One position of a game, as the search left it.
 struct Record {
     pos: shakmaty::Chess,
+    /// The move the search chose (and the game played, unless it ended).
+    best: shakmaty::Move,
     /// Search score, White's side.
     score: i32,
     ply: u16,
@@ -105,6 +98,33 @@ impl Rng {
     }
 }
 
+/// The manifest of `path` with this run added (and saved), unless the
+/// seed already played into the file: the same seed plays the same games.
+fn new_run(config: &Config, path: &std::path::Path) -> Result<Vec<store::Run>, String> {
+    let mut runs = store::runs(path);
+    if let Some(earlier) = runs.iter().find(|r| r.seed == config.seed) {
+        return Err(format!(
+            "seed {} already played {} games into {} (its manifest says so): the same seed \
+             plays the same games; pass another --seed",
+            config.seed, earlier.games, config.out
+        ));
+    }
+    runs.push(store::Run {
+        net: config.net_name.clone(),
+        nodes: config.nodes,
+        random_plies: config.random_plies as u64,
+        seed: config.seed,
+        engine: concat!("brudno ", env!("CARGO_PKG_VERSION")).into(),
+        started: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs()),
+        games: 0,
+        positions: 0,
+    });
+    store::save_runs(path, &runs)?;
+    Ok(runs)
+}
+
 /// Runs the games on `config.threads` threads, appending to `config.out`.
 ///
 /// # Errors
@@ -116,7 +136,9 @@ pub fn run(config: &Config) -> Result<(), String> {
         .append(true)
         .open(&config.out)
         .map_err(|e| format!("cannot open {}: {e}", config.out))?;
-    let dropped = drop_partial_tail(&file, config.packed())
+    let path = std::path::Path::new(&config.out);
+    let runs = new_run(config, path)?;
+    let dropped = drop_partial_tail(&file, config.kind())
         .map_err(|e| format!("cannot read back {}: {e}", config.out))?;
     if dropped > 0 {
         eprintln!(
@@ -125,6 +147,15 @@ pub fn run(config: &Config) -> Result<(), String> {
             config.out
         );
     }
+    let runs = std::sync::Mutex::new(runs);
+    // The manifest counts this run's games and positions when saved.
+    let save = |games: u64, positions: u64| {
+        let mut runs = runs.lock().expect("manifest");
+        if let Some(run) = runs.last_mut() {
+            (run.games, run.positions) = (games, positions);
+        }
+        store::save_runs(path, &runs)
+    };
     let out = Arc::new(std::sync::Mutex::new(BufWriter::new(file)));
     let games_done = Arc::new(AtomicU64::new(0));
     let positions = Arc::new(AtomicU64::new(0));
@@ -141,12 +172,19 @@ pub fn run(config: &Config) -> Result<(), String> {
                     while games_done.fetch_add(1, Relaxed) < config.games {
                         let (records, result) = play_game(config, &mut searcher, &mut rng);
                         let (bytes, count) = encode(config, &records, result);
-                        positions.fetch_add(count, Relaxed);
                         let mut w = out.lock().expect("writer");
-                        let _ = w.write_all(&bytes);
+                        if let Err(e) = w.write_all(&bytes) {
+                            eprintln!("cannot write {}: {e}", config.out);
+                            games_done.store(config.games, Relaxed);
+                            break;
+                        }
+                        positions.fetch_add(count, Relaxed);
                         let done = games_done.load(Relaxed).min(config.games);
                         if done % 100 == 0 {
                             let _ = w.flush();
+                            if let Err(e) = save(done, positions.load(Relaxed)) {
+                                eprintln!("{e}");
+                            }
                             let secs = start.elapsed().as_secs_f64();
                             let eta = secs / done as f64 * (config.games - done) as f64;
                             eprintln!(
@@ -166,6 +204,10 @@ pub fn run(config: &Config) -> Result<(), String> {
         .expect("writer")
         .flush()
         .map_err(|e| format!("cannot write {}: {e}", config.out))?;
+    save(
+        games_done.load(Relaxed).min(config.games),
+        positions.load(Relaxed),
+    )?;
     eprintln!(
         "done: {} positions in {:.0} s",
         positions.load(Relaxed),
@@ -174,96 +216,23 @@ pub fn run(config: &Config) -> Result<(), String> {
     Ok(())
 }
 
-/// Converts text data (`FEN | score | result`, White's side) to packed
-/// records: returns their bytes, how many lines were converted, and what
-/// was wrong with each line skipped.
-pub fn convert(text: &str) -> (Vec<u8>, usize, Vec<String>) {
-    let mut bytes = Vec::new();
-    let mut converted = 0;
-    let mut skipped = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        match convert_line(line) {
-            Ok(p) => {
-                bytes.extend_from_slice(&p.to_bytes());
-                converted += 1;
-            }
-            Err(e) => skipped.push(format!("line {}: {e}", n + 1)),
-        }
-    }
-    (bytes, converted, skipped)
-}
-
-fn convert_line(line: &str) -> Result<packed::Packed, String> {
-    let mut parts = line.split('|').map(str::trim);
-    let (Some(fen), Some(score), Some(result)) = (parts.next(), parts.next(), parts.next()) else {
-        return Err("not 'FEN | score | result'".into());
-    };
-    let (board, _) = Board::from_fen(fen, CastlingMode::Standard)?;
-    let score: i32 = score.parse().map_err(|_| format!("bad score '{score}'"))?;
-    let result = match result {
-        "1.0" | "1" => 2,
-        "0.5" => 1,
-        "0.0" | "0" => 0,
-        _ => return Err(format!("bad result '{result}'")),
-    };
-    let pos = board.pos();
-    let ply = u32::from(pos.fullmoves()) * 2 - 2 + u32::from(pos.turn() == Color::Black);
-    let mut flags = 0;
-    if pos.is_check() {
-        flags |= packed::FLAG_IN_CHECK;
-    }
-    if score.abs() >= TB_WIN - MAX_PLY as i32 {
-        flags |= packed::FLAG_DECISIVE;
-    }
-    let score = score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
-    Ok(packed::Packed::new(
-        pos,
-        score,
-        result,
-        u16::try_from(ply).unwrap_or(u16::MAX),
-        flags,
-    ))
-}
-
-/// What a packed file holds: positions, how many a trainer would use, the
-/// results and the mean of pieces on the board.
-pub fn summary(bytes: &[u8]) -> String {
-    let records = packed::read_all(bytes);
-    let n = records.len().max(1) as f64;
-    let trainable = records.iter().filter(|p| p.trainable()).count();
-    let mut results = [0usize; 3];
-    for p in &records {
-        results[(p.white_result() * 2.0) as usize] += 1;
-    }
-    let pieces: usize = records.iter().map(|p| p.pieces().count()).sum();
-    let mean_score: f64 = records
-        .iter()
-        .map(|p| f64::from(p.white_score()).abs())
-        .sum::<f64>()
-        / n;
-    format!(
-        "{} positions ({} bytes left over), {} trainable ({:.1}%); White won {}, drew {}, \
-         lost {} (positions); {:.1} pieces and |score| {:.0} cp on average",
-        records.len(),
-        bytes.len() % packed::SIZE,
-        trainable,
-        100.0 * trainable as f64 / n,
-        results[2],
-        results[1],
-        results[0],
-        pieces as f64 / n,
-        mean_score
-    )
-}
-
 /// Cuts a record that a killed run left half-written off the end of the
 /// output, so that what is appended starts on a record boundary: 32 bytes
-/// packed, a line in text. Returns the bytes dropped.
-fn drop_partial_tail(file: &File, packed: bool) -> std::io::Result<u64> {
+/// packed, a game in games, a line in text. Returns the bytes dropped.
+fn drop_partial_tail(file: &File, kind: Kind) -> std::io::Result<u64> {
     use std::io::{Read, Seek, SeekFrom};
     let len = file.metadata()?.len();
-    let keep = if packed {
+    let keep = if kind == Kind::Packed {
         len - len % packed::SIZE as u64
+    } else if kind == Kind::Games {
+        // Games vary in length: read them all to find where the last ends.
+        let mut bytes = Vec::new();
+        let mut reader = file;
+        reader.seek(SeekFrom::Start(0))?;
+        reader.read_to_end(&mut bytes)?;
+        let (_, whole) = games::read_all(&bytes)
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
+        whole as u64
     } else {
         // The last newline within the tail; lines are far shorter than this.
         let tail = len.min(4096);
@@ -326,9 +295,21 @@ fn balanced(config: &Config, searcher: &mut Searcher, board: &Board, keys: &[u64
 fn encode(config: &Config, records: &[Record], result: f64) -> (Vec<u8>, u64) {
     let mut bytes = Vec::new();
     let mut count = 0;
-    if config.packed() {
-        // 0, 1 or 2 from White's side.
-        let result = (result * 2.0).round() as u8;
+    // 0, 1 or 2 from White's side.
+    let white_result = (result * 2.0).round() as u8;
+    let clamp = |score: i32| score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
+    if config.kind() == Kind::Games {
+        if let Some(first) = records.first() {
+            Game {
+                start: first.pos.clone(),
+                result: white_result,
+                moves: records.iter().map(|r| (r.best, clamp(r.score))).collect(),
+            }
+            .write(&mut bytes);
+            count = records.len() as u64;
+        }
+    } else if config.kind() == Kind::Packed {
+        let result = white_result;
         for r in records {
             let score = r.score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
             let p = packed::Packed::new(&r.pos, score, result, r.ply, r.flags);
@@ -396,6 +377,7 @@ fn play_game(config: &Config, searcher: &mut Searcher, rng: &mut Rng) -> (Vec<Re
         let moves_played = u32::from(board.pos().fullmoves()) * 2 - 2;
         recorded.push(Record {
             pos: board.pos().clone(),
+            best,
             score: white_score,
             ply: u16::try_from(moves_played + u32::from(board.turn() == Color::Black))
                 .unwrap_or(u16::MAX),
@@ -457,10 +439,12 @@ mod tests {
             net: None,
             seed: 1,
             out: out.clone(),
+            net_name: "hce".into(),
         };
         run(&config).unwrap();
         let text = std::fs::read_to_string(&out).unwrap();
         let _ = std::fs::remove_file(&out);
+        let _ = std::fs::remove_file(store::manifest_path(std::path::Path::new(&out)));
         assert!(text.lines().count() > 10);
         for line in text.lines() {
             let parts: Vec<&str> = line.split(" | ").collect();
@@ -486,13 +470,15 @@ mod tests {
             net: None,
             seed,
             out: out.to_string(),
+            net_name: "hce".into(),
         };
-        for (ext, unit) in [("bin", packed::SIZE), ("txt", 1)] {
+        for (ext, unit) in [("bin", packed::SIZE), ("txt", 1), ("vf", 40)] {
             let out = dir
                 .join(format!("brudno-datagen-cut-{}.{ext}", std::process::id()))
                 .to_string_lossy()
                 .to_string();
-            let _ = std::fs::remove_file(&out);
+            let manifest = store::manifest_path(std::path::Path::new(&out));
+            let _ = (std::fs::remove_file(&out), std::fs::remove_file(&manifest));
             run(&config(&out, 3)).unwrap();
             let whole = std::fs::read(&out).unwrap();
             let mut cut = whole.clone();
@@ -500,7 +486,13 @@ mod tests {
             std::fs::write(&out, &cut).unwrap();
             run(&config(&out, 4)).unwrap();
             let after = std::fs::read(&out).unwrap();
-            let _ = std::fs::remove_file(&out);
+            let runs = store::runs(std::path::Path::new(&out));
+            let _ = (std::fs::remove_file(&out), std::fs::remove_file(&manifest));
+            assert_eq!(
+                runs.iter().map(|r| r.seed).collect::<Vec<_>>(),
+                [3, 4],
+                "{ext}: the manifest records both runs"
+            );
             assert!(after.len() > whole.len(), "{ext}: nothing appended");
             assert_eq!(
                 &after[..whole.len()],
@@ -509,7 +501,9 @@ mod tests {
             );
             if ext == "bin" {
                 assert_eq!(after.len() % packed::SIZE, 0);
-                assert_eq!(summary(&after).matches("(0 bytes left over)").count(), 1);
+            } else if ext == "vf" {
+                let (read, whole) = games::read_all(&after).unwrap();
+                assert_eq!((read.len(), whole), (2, after.len()));
             } else {
                 let text = String::from_utf8(after).unwrap();
                 assert!(text.lines().all(|l| l.split(" | ").count() == 3), "{text}");
@@ -517,21 +511,19 @@ mod tests {
         }
     }
 
-    /// The same games (one thread, one seed) written packed and as text:
-    /// every text position comes back from the packed file, in order, and
-    /// the packed file holds the rest of each game with its flags.
+    /// The same games (one thread, one seed) written as games, packed and
+    /// as text: the games expand to exactly the packed records; every text
+    /// position comes back from the packed file, in order; and the packed
+    /// file holds the rest of each game with its flags.
     #[test]
-    fn packed_and_text_output_hold_the_same_positions() {
+    fn games_packed_and_text_output_hold_the_same_positions() {
         let dir = std::env::temp_dir();
         let stem = format!("brudno-datagen-same-{}", std::process::id());
-        let text_out = dir
-            .join(format!("{stem}.txt"))
-            .to_string_lossy()
-            .to_string();
-        let bin_out = dir
-            .join(format!("{stem}.bin"))
-            .to_string_lossy()
-            .to_string();
+        let path = |ext: &str| {
+            dir.join(format!("{stem}.{ext}"))
+                .to_string_lossy()
+                .to_string()
+        };
         let config = |out: &str| Config {
             games: 3,
             nodes: 400,
@@ -542,18 +534,36 @@ mod tests {
             net: None,
             seed: 7,
             out: out.to_string(),
+            net_name: "hce".into(),
         };
-        run(&config(&text_out)).unwrap();
-        run(&config(&bin_out)).unwrap();
-        let text = std::fs::read_to_string(&text_out).unwrap();
-        let bytes = std::fs::read(&bin_out).unwrap();
-        let _ = (
-            std::fs::remove_file(&text_out),
-            std::fs::remove_file(&bin_out),
+        let mut read = Vec::new();
+        for ext in ["txt", "bin", "vf"] {
+            let out = path(ext);
+            run(&config(&out)).unwrap();
+            read.push(std::fs::read(&out).unwrap());
+            let _ = std::fs::remove_file(&out);
+            let _ = std::fs::remove_file(store::manifest_path(std::path::Path::new(&out)));
+        }
+        let (text, bytes, games) = (
+            String::from_utf8(read[0].clone()).unwrap(),
+            &read[1],
+            &read[2],
         );
 
-        let all = packed::read_all(&bytes);
+        let all = packed::read_checked(bytes).unwrap();
         assert_eq!(bytes.len(), all.len() * packed::SIZE);
+        let (games, used) = games::read_all(games).unwrap();
+        assert_eq!(games.len(), 3);
+        assert_eq!(used, read[2].len());
+        let expanded: Vec<packed::Packed> = games.iter().flat_map(Game::records).collect();
+        assert_eq!(expanded, all, "the games expand to the packed records");
+        // About 4 bytes a position, against 32.
+        assert!(
+            used < all.len() * 5,
+            "{used} bytes for {} positions",
+            all.len()
+        );
+
         let quiet: Vec<packed::Packed> = all
             .iter()
             .copied()
@@ -562,13 +572,20 @@ mod tests {
                     && i32::from(p.white_score()).abs() < MAX_RECORDED_SCORE
             })
             .collect();
-        let (converted, n, skipped) = convert(&text);
+        let (converted, skipped) = crate::data::text::read(&text);
         assert!(skipped.is_empty(), "{skipped:?}");
+        let n = converted.len();
         assert!(n > 20 && all.len() > n, "{n} text, {} packed", all.len());
-        assert_eq!(packed::read_all(&converted), quiet);
+        assert_eq!(converted, quiet);
         // The filters have something to choose from.
         assert!(all.iter().any(|p| p.flags & packed::FLAG_TACTICAL != 0));
         assert!(all.iter().any(packed::Packed::trainable));
-        assert!(summary(&bytes).starts_with(&format!("{} positions", all.len())));
+        // Games rebuilt from the packed records are the games, less the
+        // last position of each.
+        let rebuilt = games::from_records(&all);
+        assert_eq!(rebuilt.len(), 3);
+        for (r, g) in rebuilt.iter().zip(&games) {
+            assert_eq!(r.moves[..], g.moves[..g.moves.len() - 1]);
+        }
     }
 }

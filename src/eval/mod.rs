@@ -20,6 +20,72 @@ use crate::score::MAX_PLY;
 use terms::Sink;
 pub use weights::WEIGHTS;
 
+/// The evaluation a tool runs with, as its command line names it: the
+/// network built into the binary (`built-in`), the handcrafted evaluation
+/// (`hce`), or a network file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Choice {
+    BuiltIn,
+    Handcrafted,
+    File(String),
+}
+
+impl std::str::FromStr for Choice {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Choice, String> {
+        Ok(match text {
+            "" => return Err("an empty name; use `hce` for the handcrafted evaluation".into()),
+            "built-in" => Choice::BuiltIn,
+            "hce" => Choice::Handcrafted,
+            path => Choice::File(path.to_string()),
+        })
+    }
+}
+
+impl Choice {
+    /// A short name: `gen2` for the built-in network, a file's stem, `hce`.
+    pub fn stem(&self) -> String {
+        match self {
+            Choice::BuiltIn => crate::nnue::EMBEDDED_NAME
+                .trim_end_matches(".nnue")
+                .to_string(),
+            Choice::Handcrafted => "hce".into(),
+            Choice::File(path) => std::path::Path::new(path)
+                .file_stem()
+                .map_or_else(|| "net".into(), |s| s.to_string_lossy().into_owned()),
+        }
+    }
+
+    /// What the choice is, for a record of who made some data: the name
+    /// and, for a network, the checksum of its weights.
+    pub fn describe(&self, net: Option<&Network>) -> String {
+        match (self, net) {
+            (Choice::BuiltIn, Some(n)) => format!(
+                "{} (built-in) fnv {:016x}",
+                crate::nnue::EMBEDDED_NAME,
+                n.checksum()
+            ),
+            (Choice::File(path), Some(n)) => format!("{path} fnv {:016x}", n.checksum()),
+            _ => "hce".into(),
+        }
+    }
+
+    /// The network chosen (`None`: the handcrafted evaluation).
+    ///
+    /// # Errors
+    /// When the file cannot be read as a network, saying why.
+    pub fn load(&self) -> Result<Option<Arc<Network>>, String> {
+        match self {
+            Choice::BuiltIn => Ok(Some(crate::nnue::embedded())),
+            Choice::Handcrafted => Ok(None),
+            Choice::File(path) => Network::load(path)
+                .map(|n| Some(Arc::new(n)))
+                .map_err(|e| format!("{path}: {e}")),
+        }
+    }
+}
+
 /// A middlegame/endgame pair of centipawn values.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pair {

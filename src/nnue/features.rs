@@ -70,7 +70,7 @@ pub fn active(pos: &Chess, perspective: Color) -> impl Iterator<Item = usize> + 
 mod tests {
     use super::*;
     use crate::board::test_position as pos;
-    use crate::datagen::packed::Packed;
+    use crate::data::packed::Packed;
 
     #[test]
     fn perspectives_mirror_each_other() {

@@ -99,6 +99,13 @@ impl Network {
         self.output_biases.len()
     }
 
+    /// A fingerprint of the weights (the FNV-1a checksum of the file's
+    /// payload), to say which net made a data file.
+    pub fn checksum(&self) -> u64 {
+        let bytes = self.to_bytes();
+        u64::from_le_bytes(bytes[HEADER - 8..HEADER].try_into().expect("8 bytes"))
+    }
+
     /// The file's bytes (version 2).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut payload = Vec::with_capacity(
@@ -123,6 +130,41 @@ impl Network {
         bytes.extend_from_slice(&fnv1a(&payload).to_le_bytes());
         bytes.extend_from_slice(&payload);
         bytes
+    }
+
+    /// The largest valid network file: `MAX_HIDDEN` neurons and
+    /// `MAX_BUCKETS` buckets. Nothing longer is read.
+    pub const MAX_FILE: usize = HEADER
+        + 2 * (INPUTS * MAX_HIDDEN + MAX_HIDDEN + MAX_BUCKETS * 2 * MAX_HIDDEN)
+        + 4 * MAX_BUCKETS;
+
+    /// Reads the network file at `path`: only a regular file (a FIFO or a
+    /// device such as `/dev/zero` would hang the engine or exhaust its
+    /// memory), and at most [`Network::MAX_FILE`] bytes of it.
+    ///
+    /// # Errors
+    /// Saying why the file cannot be used.
+    pub fn load(path: &str) -> Result<Network, String> {
+        use std::io::Read;
+        let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+        if !meta.is_file() {
+            return Err("not a regular file".into());
+        }
+        if meta.len() > Self::MAX_FILE as u64 {
+            return Err(format!(
+                "{} bytes is more than the largest network file ({} bytes)",
+                meta.len(),
+                Self::MAX_FILE
+            ));
+        }
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| f.take(Self::MAX_FILE as u64 + 1).read_to_end(&mut bytes))
+            .map_err(|e| e.to_string())?;
+        if bytes.len() > Self::MAX_FILE {
+            return Err("the file grew past the largest network file while read".into());
+        }
+        Network::from_bytes(&bytes)
     }
 
     /// Reads a network file (version 2, or 1 with one bucket).

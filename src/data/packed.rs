@@ -22,7 +22,11 @@
 //! reads them (not in check, a quiet best move, no mate score, past the
 //! opening) instead of the generator throwing the rest away.
 
-use shakmaty::{Chess, Color, Position, Square};
+use std::num::NonZeroU32;
+
+use shakmaty::{
+    Bitboard, CastlingMode, Chess, Color, FromSetup, Piece, Position, Role, Setup, Square,
+};
 
 use crate::nnue::features::kind;
 
@@ -139,6 +143,69 @@ impl Packed {
             && self.flags & (FLAG_IN_CHECK | FLAG_TACTICAL | FLAG_DECISIVE) == 0
     }
 
+    /// Whether `other` shows the same board and side to move.
+    pub fn same_board(&self, other: &Packed) -> bool {
+        (self.occ, self.pcs, self.flags & FLAG_BLACK)
+            == (other.occ, other.pcs, other.flags & FLAG_BLACK)
+    }
+
+    /// The position again, as far as a record shows it: no en-passant
+    /// square and a halfmove clock of 0; a king and rook on their starting
+    /// squares are taken to keep their castling rights. `None` if the
+    /// board is not a legal position.
+    pub fn position(&self) -> Option<Chess> {
+        let black = self.flags & FLAG_BLACK != 0;
+        let mut setup = Setup::empty();
+        for (piece, sq) in self.pieces() {
+            let ours = piece & 8 == 0;
+            let color = Color::from_white(ours != black);
+            let role = Role::try_from((piece & 7) + 1).ok()?;
+            let sq = if black { sq.flip_vertical() } else { sq };
+            setup.board.set_piece_at(sq, Piece { color, role });
+        }
+        setup.turn = Color::from_white(!black);
+        setup.fullmoves = NonZeroU32::new(u32::from(self.ply) / 2 + 1)?;
+        let mut rights = Bitboard::EMPTY;
+        for (color, king, rooks) in [
+            (Color::White, Square::E1, [Square::A1, Square::H1]),
+            (Color::Black, Square::E8, [Square::A8, Square::H8]),
+        ] {
+            let has = |sq, role| setup.board.piece_at(sq) == Some(Piece { color, role });
+            if has(king, Role::King) {
+                for rook in rooks.into_iter().filter(|&r| has(r, Role::Rook)) {
+                    rights.add(rook);
+                }
+            }
+        }
+        setup.castling_rights = rights;
+        Chess::from_setup(setup, CastlingMode::Standard).ok()
+    }
+
+    /// What is wrong with a record read from a file: more than 32 pieces,
+    /// a piece kind beyond the king, not one king a side, or a result
+    /// beyond 2. Such a record is foreign or damaged data.
+    pub fn check(&self) -> Result<(), String> {
+        let n = self.occ.count_ones();
+        if n > 32 {
+            return Err(format!("{n} pieces"));
+        }
+        let mut kings = [0; 2];
+        for (piece, sq) in self.pieces() {
+            match piece & 7 {
+                5 => kings[usize::from(piece >> 3)] += 1,
+                6 | 7 => return Err(format!("piece kind {} on {sq}", piece & 7)),
+                _ => {}
+            }
+        }
+        if kings != [1, 1] {
+            return Err(format!("{} and {} kings", kings[0], kings[1]));
+        }
+        if self.result > 2 {
+            return Err(format!("result {}", self.result));
+        }
+        Ok(())
+    }
+
     pub fn to_bytes(self) -> [u8; SIZE] {
         let mut b = [0; SIZE];
         b[0..8].copy_from_slice(&self.occ.to_le_bytes());
@@ -169,12 +236,25 @@ impl Packed {
 }
 
 /// Reads every whole record of `bytes` (a trailing partial one, from a
-/// generator stopped mid-write, is left out).
+/// generator stopped mid-write, is left out), unchecked.
 pub fn read_all(bytes: &[u8]) -> Vec<Packed> {
     bytes
         .chunks_exact(SIZE)
         .map(|c| Packed::from_bytes(c.try_into().expect("a whole record")))
         .collect()
+}
+
+/// Reads every whole record of `bytes` as [`read_all`] does, checking each.
+///
+/// # Errors
+/// The first record that is not valid ([`Packed::check`]), by its offset.
+pub fn read_checked(bytes: &[u8]) -> Result<Vec<Packed>, String> {
+    let records = read_all(bytes);
+    for (i, r) in records.iter().enumerate() {
+        r.check()
+            .map_err(|e| format!("offset {}: not a training record: {e}", i * SIZE))?;
+    }
+    Ok(records)
 }
 
 #[cfg(test)]
