@@ -3,6 +3,7 @@
 //! between runs) and the speed a measure of the engine's throughput.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
 use shakmaty::CastlingMode;
@@ -38,9 +39,12 @@ const POSITIONS: [&str; 16] = [
 /// Searches every position to `depth` (with `net` when given, else the
 /// handcrafted evaluation) and prints the totals, last line `<nodes> nodes
 /// <nps> nps`. Returns the node count.
+///
+/// Raising `stop` (the UCI `stop`) ends the run early, saying so.
 pub fn run(
     depth: Option<i32>,
     net: Option<&Arc<crate::nnue::Network>>,
+    stop: &Arc<AtomicBool>,
     out: &mut dyn FnMut(&str),
 ) -> u64 {
     let depth = depth.unwrap_or(DEFAULT_DEPTH);
@@ -57,7 +61,13 @@ pub fn run(
         let tt = Arc::new(Tt::new(HASH_MB).expect("16 MB for bench"));
         let mut searcher = Searcher::new(tt);
         searcher.set_network(net.cloned());
-        let control = Arc::new(Control::new(Instant::now(), None));
+        if stop.load(Relaxed) {
+            out(&format!("bench stopped after {i} positions"));
+            return total;
+        }
+        let mut control = Control::new(Instant::now(), None);
+        control.stop = stop.clone();
+        let control = Arc::new(control);
         let limits = Limits {
             depth: Some(depth),
             ..Limits::default()

@@ -1,6 +1,7 @@
 //! Perft: counting the leaves of the move tree, through the same
 //! make-move path (copy, play, incremental key) that the search uses.
 
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
 use shakmaty::{CastlingMode, Position};
@@ -20,12 +21,39 @@ pub fn perft(board: &Board, depth: u32) -> u64 {
     }
 }
 
-/// Perft with the count below each root move, then the total and speed.
-pub fn divide(board: &Board, depth: u32, mode: CastlingMode, out: &mut dyn FnMut(&str)) -> u64 {
+/// [`perft`] that gives up (`None`) once `stop` is raised; it looks at
+/// the flag only where three or more plies remain, which costs nothing
+/// measurable and still answers within milliseconds.
+fn perft_until(board: &Board, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth < 3 {
+        return Some(perft(board, depth));
+    }
+    if stop.load(Relaxed) {
+        return None;
+    }
+    let mut total = 0;
+    for m in board.pos().legal_moves() {
+        total += perft_until(&board.play(m), depth - 1, stop)?;
+    }
+    Some(total)
+}
+
+/// Perft with the count below each root move, then the total and speed;
+/// `stop` (the UCI `stop`) ends it early, and it says so.
+pub fn divide(
+    board: &Board,
+    depth: u32,
+    mode: CastlingMode,
+    stop: &AtomicBool,
+    out: &mut dyn FnMut(&str),
+) -> u64 {
     let start = Instant::now();
     let mut total = 0;
     for m in board.pos().legal_moves() {
-        let n = perft(&board.play(m), depth.saturating_sub(1));
+        let Some(n) = perft_until(&board.play(m), depth.saturating_sub(1), stop) else {
+            out(&format!("perft stopped: {total} nodes counted before it"));
+            return total;
+        };
         out(&format!("{}: {n}", uci_move(m, mode)));
         total += n;
     }
@@ -99,6 +127,7 @@ mod tests {
 #[cfg(test)]
 mod speed {
     use super::*;
+    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
     use std::time::Instant;
 
     /// A benchmark, not a test: `cargo test --release perft_speed -- --ignored --nocapture`.

@@ -23,6 +23,9 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<(), String> {
     let net = args.net.load()?;
-    crate::bench::run(Some(args.depth), net.as_ref(), &mut |s| println!("{s}"));
+    let never = std::sync::Arc::default();
+    crate::bench::run(Some(args.depth), net.as_ref(), &never, &mut |s| {
+        println!("{s}")
+    });
     Ok(())
 }

@@ -41,6 +41,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     } else {
         read_fen(&args.fen.join(" "))?
     };
-    crate::perft::divide(&board, args.depth, mode, &mut |s| println!("{s}"));
+    let never = std::sync::atomic::AtomicBool::new(false);
+    crate::perft::divide(&board, args.depth, mode, &never, &mut |s| println!("{s}"));
     Ok(())
 }

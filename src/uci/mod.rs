@@ -7,6 +7,8 @@ mod options;
 pub mod parse;
 
 use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Duration;
 
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
@@ -120,6 +122,17 @@ struct Uci {
     skill_level: u32,
     /// The network loaded by `EvalFile`, and its file.
     network: Option<(String, std::sync::Arc<crate::nnue::Network>)>,
+    /// A `perft` or `bench` running on its own thread, so that `stop`,
+    /// `isready` and `quit` are still answered while it counts.
+    task: Option<Task>,
+    /// The lines a task prints, written out by this thread.
+    task_lines: (Sender<String>, Receiver<String>),
+}
+
+/// A `perft` or `bench` under way.
+struct Task {
+    stop: Arc<AtomicBool>,
+    handle: std::thread::JoinHandle<()>,
 }
 
 /// Runs the UCI loop until `quit` or the end of input.
@@ -149,6 +162,8 @@ pub fn run() {
         elo: MAX_ELO,
         skill_level: options::MAX_SKILL_LEVEL,
         network: None,
+        task: None,
+        task_lines: unbounded(),
     };
     uci.set_eval_file(crate::nnue::EMBEDDED_NAME);
     uci.engine.move_overhead = Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS);
@@ -165,8 +180,10 @@ pub fn run() {
                 break;
             },
             recv(uci.events) -> event => if let Ok(e) = event { uci.handle_event(e) },
+            recv(uci.task_lines.1) -> line => if let Ok(l) = line { uci.out.line(&l) },
         }
     }
+    uci.end_task();
     uci.engine.stop();
     uci.engine.wait();
 }
@@ -203,6 +220,7 @@ impl Uci {
             Command::Go(go) => self.go(&go),
             Command::Stop => {
                 self.engine.stop();
+                self.end_task();
                 self.release();
             }
             Command::PonderHit if self.hold != Hold::Ponder => {
@@ -216,15 +234,16 @@ impl Uci {
             Command::Quit => return false,
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Perft(depth) => {
-                self.halt();
-                let out = &mut self.out;
-                perft::divide(&self.board, depth, self.castling, &mut |s| out.line(s));
+                let (board, castling) = (self.board.clone(), self.castling);
+                self.start_task(move |stop, out| {
+                    perft::divide(&board, depth, castling, stop, out);
+                });
             }
             Command::Bench(depth) => {
-                self.halt();
-                let out = &mut self.out;
-                let net = self.network.as_ref().map(|(_, n)| n);
-                bench::run(depth, net, &mut |s| out.line(s));
+                let net = self.network.as_ref().map(|(_, n)| n.clone());
+                self.start_task(move |stop, out| {
+                    bench::run(depth, net.as_ref(), stop, out);
+                });
             }
             Command::Display => self.display(),
             Command::Eval => self.eval(),
@@ -255,8 +274,53 @@ impl Uci {
         }
     }
 
-    /// Stops any search and writes everything it still has to say, so no
-    /// `bestmove` is lost when another command needs the engine idle.
+    /// Runs `f` (a `perft` or `bench`) on a thread of its own, after
+    /// whatever ran before has stopped; its lines come back through
+    /// `task_lines`, and `stop` raises the flag it is given.
+    fn start_task(
+        &mut self,
+        f: impl FnOnce(&Arc<AtomicBool>, &mut dyn FnMut(&str)) + Send + 'static,
+    ) {
+        self.halt();
+        let stop = Arc::new(AtomicBool::new(false));
+        let (flag, lines) = (stop.clone(), self.task_lines.0.clone());
+        let spawned = std::thread::Builder::new()
+            .name("task".into())
+            .stack_size(8 << 20)
+            .spawn(move || {
+                let mut out = |s: &str| {
+                    let _ = lines.send(s.to_string());
+                };
+                let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    f(&flag, &mut out);
+                }));
+                if ran.is_err() {
+                    out("info string the command failed inside; the engine goes on");
+                }
+            });
+        match spawned {
+            Ok(handle) => self.task = Some(Task { stop, handle }),
+            Err(e) => self
+                .out
+                .info_string(&format!("cannot start the command: {e}")),
+        }
+    }
+
+    /// Stops the `perft` or `bench` under way, if any, and writes what it
+    /// printed.
+    fn end_task(&mut self) {
+        if let Some(task) = self.task.take() {
+            task.stop.store(true, Relaxed);
+            let _ = task.handle.join();
+        }
+        while let Ok(line) = self.task_lines.1.try_recv() {
+            self.out.line(&line);
+        }
+    }
+
+    /// Stops any search (or `perft`, `bench`) and writes everything it still
+    /// has to say, so no `bestmove` is lost when another command needs the
+    /// engine idle.
     fn halt(&mut self) {
         self.halt_after(true);
     }
@@ -264,6 +328,13 @@ impl Uci {
     fn halt_after(&mut self, stop: bool) {
         if stop {
             self.engine.stop();
+            self.end_task();
+        } else if let Some(task) = self.task.take() {
+            // End of input: let the count finish, as a search would.
+            let _ = task.handle.join();
+            while let Ok(line) = self.task_lines.1.try_recv() {
+                self.out.line(&line);
+            }
         }
         self.engine.wait();
         self.release();

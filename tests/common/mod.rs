@@ -23,9 +23,28 @@ impl Engine {
     /// Starts the engine built with the tests, or the binary named by
     /// `BRUDNO_BIN` (to show that a test fails on an older build).
     pub fn spawn() -> Engine {
-        let bin =
-            std::env::var("BRUDNO_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_brudno").into());
-        let mut child = Command::new(bin)
+        Engine::start(Command::new(Engine::binary()))
+    }
+
+    /// The binary the tests run.
+    pub fn binary() -> String {
+        std::env::var("BRUDNO_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_brudno").into())
+    }
+
+    /// Starts the engine with its address space limited to `mb` megabytes
+    /// (`ulimit -v`), for tests of what it does when memory runs out.
+    pub fn spawn_limited(mb: u64) -> Engine {
+        let mut command = Command::new("sh");
+        command.args([
+            "-c",
+            &format!("ulimit -v {} && exec \"$0\"", mb * 1024),
+            &Engine::binary(),
+        ]);
+        Engine::start(command)
+    }
+
+    fn start(mut command: Command) -> Engine {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
