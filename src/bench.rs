@@ -162,8 +162,8 @@ mod tests {
 
     #[test]
     fn bench_node_count_is_the_same_run_to_run() {
-        let a = run(Some(5), None, &mut |_| {});
-        let b = run(Some(5), None, &mut |_| {});
+        let a = run(Some(5), None, &Arc::default(), &mut |_| {});
+        let b = run(Some(5), None, &Arc::default(), &mut |_| {});
         assert_eq!(a, b);
         assert!(a > 1000);
     }

@@ -127,7 +127,6 @@ mod tests {
 #[cfg(test)]
 mod speed {
     use super::*;
-    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
     use std::time::Instant;
 
     /// A benchmark, not a test: `cargo test --release perft_speed -- --ignored --nocapture`.
