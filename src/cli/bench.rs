@@ -25,7 +25,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     let net = args.net.load()?;
     let never = std::sync::Arc::default();
     crate::bench::run(Some(args.depth), net.as_ref(), &never, &mut |s| {
-        println!("{s}")
+        println!("{s}");
     });
     Ok(())
 }

@@ -117,6 +117,9 @@ impl std::ops::Sub for Pair {
     }
 }
 
+/// The largest static evaluation: below every tablebase and mate score.
+pub const MAX_EVAL: i32 = crate::score::TB_WIN - MAX_PLY as i32 - 1;
+
 /// Phase weight of each role: the phase runs from 24 (all pieces) to 0.
 const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 pub const MAX_PHASE: i32 = 24;
@@ -319,7 +322,9 @@ impl Evaluator {
     #[inline]
     pub fn evaluate_at(&mut self, board: &crate::board::Board, ply: usize) -> i32 {
         match &mut self.nnue {
-            Some(a) => a.evaluate(board.pos(), ply),
+            // A broken or hostile network can say anything: kept below the
+            // tablebase and mate scores, and within the table's i16.
+            Some(a) => a.evaluate(board.pos(), ply).clamp(-MAX_EVAL, MAX_EVAL),
             None => self.evaluate(board.pos(), board.piece_squares()),
         }
     }

@@ -6,7 +6,7 @@ mod format;
 mod options;
 pub mod parse;
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Duration;
@@ -59,6 +59,13 @@ impl Default for Out {
     }
 }
 
+/// The longest line read: no command needs more (a `position` of a
+/// thousand moves takes 5 KB).
+const MAX_LINE: usize = 1 << 20;
+/// What the reader hands on in place of a longer line (a NUL cannot come
+/// from a line, which is cut at it by nothing else), with its length.
+const TOO_LONG: &str = "\0too-long";
+
 /// Reads stdin on its own thread, so commands arrive while a search runs.
 fn spawn_reader() -> Receiver<String> {
     let (tx, rx) = unbounded();
@@ -70,15 +77,30 @@ fn spawn_reader() -> Receiver<String> {
             let mut buf = Vec::new();
             loop {
                 buf.clear();
-                match lock.read_until(b'\n', &mut buf) {
+                // At most MAX_LINE bytes of a line are kept; the rest of a
+                // longer one is read and dropped, so no input exhausts memory.
+                let read = lock
+                    .by_ref()
+                    .take(MAX_LINE as u64 + 1)
+                    .read_until(b'\n', &mut buf);
+                let line = match read {
                     Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        // Binary junk becomes replacement characters, not an error.
-                        let line = String::from_utf8_lossy(&buf).into_owned();
-                        if tx.send(line).is_err() {
-                            break;
+                    Ok(_) if buf.len() > MAX_LINE => {
+                        let mut dropped = buf.len() as u64;
+                        while !buf.ends_with(b"\n") {
+                            buf.clear();
+                            match lock.by_ref().take(1 << 16).read_until(b'\n', &mut buf) {
+                                Ok(0) | Err(_) => break,
+                                Ok(n) => dropped += n as u64,
+                            }
                         }
+                        format!("{TOO_LONG} {dropped}")
                     }
+                    // Binary junk becomes replacement characters, not an error.
+                    Ok(_) => String::from_utf8_lossy(&buf).into_owned(),
+                };
+                if tx.send(line).is_err() {
+                    break;
                 }
             }
         })
@@ -191,6 +213,12 @@ pub fn run() {
 impl Uci {
     /// Handles one line; `false` means quit.
     fn handle_line(&mut self, line: &str) -> bool {
+        if let Some(length) = line.strip_prefix(TOO_LONG) {
+            self.out.info_string(&format!(
+                "a line of{length} bytes ignored: lines are read up to 1 MiB"
+            ));
+            return true;
+        }
         let parsed = match parse_guarded(line) {
             Ok(p) => p,
             Err(e) => {
@@ -460,9 +488,7 @@ impl Uci {
             self.network = Some((path.to_string(), net));
             return;
         }
-        let loaded = std::fs::read(path)
-            .map_err(|e| e.to_string())
-            .and_then(|bytes| crate::nnue::Network::from_bytes(&bytes));
+        let loaded = crate::nnue::Network::load(path);
         match loaded {
             Ok(net) => {
                 let net = std::sync::Arc::new(net);
