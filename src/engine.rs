@@ -50,7 +50,7 @@ impl Engine {
     pub fn new(hash_mb: usize, events: Sender<Event>) -> Result<Engine, String> {
         let tt = Arc::new(Tt::new(hash_mb)?);
         Ok(Engine {
-            pool: Pool::new(tt.clone(), events),
+            pool: Pool::new(tt.clone(), events)?,
             tt,
             control: None,
             ponder_budget: None,
@@ -154,19 +154,40 @@ impl Engine {
     pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
         self.stop();
         self.wait();
-        // Free the old table first so that both never need to fit at once.
+        // Free the old table first, and wholly, so that both never need to
+        // fit at once.
         let old_mb = self.tt.size_mb().max(1);
-        self.install(Tt::new(1)?);
-        match Tt::new(mb) {
+        self.free_table()?;
+        let failed = match Tt::new(mb) {
             Ok(tt) => {
                 self.install(tt);
-                Ok(())
+                return Ok(());
             }
-            Err(e) => {
-                self.install(Tt::new(old_mb)?);
-                Err(format!("{e}; keeping {old_mb} MB"))
+            Err(e) => e,
+        };
+        match Tt::new(old_mb) {
+            Ok(tt) => {
+                self.install(tt);
+                Err(format!("{failed}; keeping {old_mb} MB"))
             }
+            Err(_) => Err(format!(
+                "{failed}, and the {old_mb} MB it had cannot be had again: the table is 1 MB"
+            )),
         }
+    }
+
+    /// Puts a 1 MB table in place of the table and frees the old one before
+    /// returning: once the search threads have let go of it, here and now.
+    fn free_table(&mut self) -> Result<(), String> {
+        let old = std::mem::replace(&mut self.tt, Arc::new(Tt::new(1)?));
+        self.pool.set_tt(&self.tt);
+        // The parked threads take the new table at once; wait for them.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while Arc::strong_count(&old) > 1 && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        drop(old);
+        Ok(())
     }
 
     fn install(&mut self, tt: Tt) {
@@ -226,10 +247,19 @@ impl Engine {
     }
 
     /// Searches with `n` threads from the next `go` on.
-    pub fn set_threads(&mut self, n: usize) {
+    ///
+    /// # Errors
+    /// When the threads cannot be started; the count is kept as it was.
+    pub fn set_threads(&mut self, n: usize) -> Result<(), String> {
         self.stop();
         self.wait();
-        self.pool.resize(n.max(1));
+        let before = self.pool.len();
+        self.pool.resize(n.max(1)).map_err(|e| {
+            format!(
+                "{e}; keeping {before} thread{}",
+                if before == 1 { "" } else { "s" }
+            )
+        })
     }
 }
 

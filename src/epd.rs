@@ -139,7 +139,7 @@ pub fn run(
 ) -> Result<(usize, usize), String> {
     let (tx, rx) = unbounded();
     let mut engine = Engine::new(settings.hash_mb, tx)?;
-    engine.set_threads(settings.threads);
+    engine.set_threads(settings.threads)?;
     // No GUI stands between the search and the clock here: `--movetime`
     // is searched whole.
     engine.move_overhead = Duration::ZERO;

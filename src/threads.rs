@@ -78,7 +78,10 @@ pub struct Pool {
 
 impl Pool {
     /// A pool of one thread searching with `tt`, reporting to `reports`.
-    pub fn new(tt: Arc<Tt>, reports: Sender<Event>) -> Pool {
+    ///
+    /// # Errors
+    /// When the thread cannot be started.
+    pub fn new(tt: Arc<Tt>, reports: Sender<Event>) -> Result<Pool, String> {
         let mut pool = Pool {
             workers: Vec::new(),
             outcomes: unbounded(),
@@ -90,8 +93,8 @@ impl Pool {
             tt,
             tablebases: None,
         };
-        pool.resize(1);
-        pool
+        pool.resize(1)?;
+        Ok(pool)
     }
 
     pub fn len(&self) -> usize {
@@ -100,7 +103,20 @@ impl Pool {
 
     /// Grows or shrinks the pool to `n` threads (none only as it is
     /// dropped), after the search under way, if any, has ended.
-    pub fn resize(&mut self, n: usize) {
+    ///
+    /// # Errors
+    /// When a thread cannot be started (the system is out of memory or
+    /// threads): the pool is left as it was, saying why.
+    pub fn resize(&mut self, n: usize) -> Result<(), String> {
+        let before = self.workers.len();
+        let grown = self.grow_or_shrink(n);
+        if grown.is_err() {
+            self.grow_or_shrink(before)?;
+        }
+        grown
+    }
+
+    fn grow_or_shrink(&mut self, n: usize) -> Result<(), String> {
         self.wait();
         while self.workers.len() > n {
             let w = self.workers.pop().expect("more workers than wanted");
@@ -127,9 +143,10 @@ impl Pool {
                 })
                 .stack_size(SEARCH_STACK)
                 .spawn(move || work(searcher, &rx, main.as_ref(), &helper_out))
-                .expect("cannot start a search thread");
+                .map_err(|e| format!("cannot start search thread {}: {e}", id + 1))?;
             self.workers.push(Worker { orders: tx, handle });
         }
+        Ok(())
     }
 
     /// Starts `job` on every thread (a search still running is waited
@@ -179,7 +196,7 @@ impl Pool {
 
 impl Drop for Pool {
     fn drop(&mut self) {
-        self.resize(0);
+        let _ = self.resize(0);
     }
 }
 

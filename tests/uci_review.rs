@@ -122,3 +122,47 @@ fn a_line_over_a_mebibyte_is_dropped_with_a_word() {
     e.send("go depth 2");
     e.bestmove(10 * SECOND);
 }
+
+/// More threads than the system can start (here: a 2 GiB address space,
+/// 64 MiB of stack a thread) are refused with a word, and the engine keeps
+/// the threads it had, searching as before.
+#[test]
+fn threads_that_cannot_be_started_are_refused_and_the_old_count_kept() {
+    let mut e = Engine::spawn_limited(2048);
+    e.sync();
+    e.send("setoption name Threads value 256");
+    let said = e.expect("info string", 20 * SECOND);
+    assert!(
+        said.contains("Threads 256") && said.contains("keeping 1 thread"),
+        "{said}"
+    );
+    e.sync();
+    e.send("setoption name Threads value 2");
+    e.send("go depth 6");
+    let best = e.bestmove(20 * SECOND);
+    assert!(is_legal(&position(None, &[]), &best), "{best}");
+}
+
+/// A new table size is allocated only after the old table is freed, so
+/// a size that fits only alone is had; one that cannot be had at all is
+/// refused with a word, keeping the old size.
+#[test]
+fn hash_is_resized_after_the_old_table_is_freed() {
+    let mut e = Engine::spawn_limited(2600);
+    e.sync();
+    for mb in [1200, 1300, 1200] {
+        e.send(&format!("setoption name Hash value {mb}"));
+        e.send("isready");
+        let lines = e.read_until(20 * SECOND, |l| l == "readyok");
+        assert_eq!(lines, ["readyok"], "Hash {mb}");
+    }
+    e.send("setoption name Hash value 60000");
+    let said = e.expect("info string", 20 * SECOND);
+    assert!(
+        said.contains("60000 MB") && said.contains("keeping 1200 MB"),
+        "{said}"
+    );
+    e.send("go depth 6");
+    let best = e.bestmove(20 * SECOND);
+    assert!(is_legal(&position(None, &[]), &best), "{best}");
+}

@@ -463,7 +463,9 @@ impl Uci {
             }
             Ok(Setting::Threads(n)) => {
                 self.halt();
-                self.engine.set_threads(n);
+                if let Err(e) = self.engine.set_threads(n) {
+                    self.out.info_string(&format!("Threads {n}: {e}"));
+                }
             }
             // Accepted for the GUIs that send them: pondering needs no
             // preparation, and analysis and play search alike.
