@@ -44,6 +44,9 @@ enum Order {
     SetNetwork(Option<Arc<Network>>),
     /// Forget the histories (new game).
     Clear,
+    /// Panic outside every guard, as a thread's own defect would.
+    #[cfg(test)]
+    Die,
 }
 
 /// What the main thread says while and after it searches.
@@ -124,38 +127,65 @@ impl Pool {
             let _ = w.handle.join();
         }
         while self.workers.len() < n {
-            let id = self.workers.len();
-            let (tx, rx) = unbounded();
-            let mut searcher = Searcher::helper(self.tt.clone(), id);
-            searcher.set_tablebases(self.tablebases.clone());
-            searcher.set_network(self.network.clone());
-            let main = (id == 0).then(|| Lead {
-                outcomes: self.outcomes.1.clone(),
-                reports: self.reports.clone(),
-                finished: self.finished.0.clone(),
-            });
-            let helper_out = self.outcomes.0.clone();
-            let handle = std::thread::Builder::new()
-                .name(if id == 0 {
-                    "search".into()
-                } else {
-                    format!("helper {id}")
-                })
-                .stack_size(SEARCH_STACK)
-                .spawn(move || work(searcher, &rx, main.as_ref(), &helper_out))
-                .map_err(|e| format!("cannot start search thread {}: {e}", id + 1))?;
-            self.workers.push(Worker { orders: tx, handle });
+            let worker = self.spawn(self.workers.len())?;
+            self.workers.push(worker);
         }
         Ok(())
     }
 
+    /// Starts thread `id` (0 is the main thread).
+    fn spawn(&self, id: usize) -> Result<Worker, String> {
+        let (tx, rx) = unbounded();
+        let mut searcher = Searcher::helper(self.tt.clone(), id);
+        searcher.set_tablebases(self.tablebases.clone());
+        searcher.set_network(self.network.clone());
+        let main = (id == 0).then(|| Lead {
+            outcomes: self.outcomes.1.clone(),
+            reports: self.reports.clone(),
+            finished: self.finished.0.clone(),
+        });
+        let helper_out = self.outcomes.0.clone();
+        let handle = std::thread::Builder::new()
+            .name(if id == 0 {
+                "search".into()
+            } else {
+                format!("helper {id}")
+            })
+            .stack_size(SEARCH_STACK)
+            .spawn(move || work(searcher, &rx, main.as_ref(), &helper_out))
+            .map_err(|e| format!("cannot start search thread {}: {e}", id + 1))?;
+        Ok(Worker { orders: tx, handle })
+    }
+
     /// Starts `job` on every thread (a search still running is waited
     /// for first). The main thread sends [`Event::Done`] when all of them
-    /// have finished.
+    /// have finished. A thread that died since the last search (a panic
+    /// outside its guard) is started afresh first, so that every thread
+    /// the main thread waits for is there to answer.
     pub fn search(&mut self, job: &Job) {
         self.wait();
-        for w in &self.workers {
-            let _ = w.orders.send(Order::Search(Box::new(job.clone())));
+        for id in 0..self.workers.len() {
+            if self.workers[id].handle.is_finished()
+                && let Ok(fresh) = self.spawn(id)
+            {
+                let dead = std::mem::replace(&mut self.workers[id], fresh);
+                let _ = dead.handle.join();
+            }
+        }
+        for (id, w) in self.workers.iter().enumerate() {
+            if w.orders.send(Order::Search(Box::new(job.clone()))).is_err() {
+                // Dead and not restarted: answer for it.
+                if id == 0 {
+                    let outcome = Outcome {
+                        best: job.board.pos().legal_moves().first().copied(),
+                        ..Outcome::default()
+                    };
+                    let _ = self.reports.send(Event::Done(outcome));
+                    let _ = self.finished.0.send(());
+                } else {
+                    let _ = self.outcomes.0.send(Outcome::default());
+                }
+            }
         }
         self.searching = true;
     }
@@ -222,12 +252,17 @@ fn work(
             Order::SetTablebases(tb) => searcher.set_tablebases(tb),
             Order::SetNetwork(net) => searcher.set_network(net),
             Order::Clear => searcher.clear(),
+            #[cfg(test)]
+            Order::Die => panic!("a search thread dies"),
             Order::Search(job) => {
                 if let Some(main) = main {
                     let outcome = lead(&mut searcher, &job, &main.outcomes, &main.reports);
                     let _ = main.reports.send(Event::Done(outcome));
                     let _ = main.finished.send(());
                 } else {
+                    // Answers the main thread even if this thread dies
+                    // before it has an outcome to give.
+                    let mut answer = Answer(Some(helper_out));
                     let limits = Limits {
                         multipv: 1,
                         ..job.limits.clone()
@@ -252,10 +287,29 @@ fn work(
                     if let Some(t) = turns {
                         t.leave();
                     }
-                    let _ = helper_out.send(outcome);
+                    answer.give(outcome);
                 }
             }
         }
+    }
+}
+
+/// A helper's answer to the main thread, which waits for one from every
+/// helper: given once, or an empty outcome when dropped unanswered (the
+/// helper is unwinding).
+struct Answer<'a>(Option<&'a Sender<Outcome>>);
+
+impl Answer<'_> {
+    fn give(&mut self, outcome: Outcome) {
+        if let Some(to) = self.0.take() {
+            let _ = to.send(outcome);
+        }
+    }
+}
+
+impl Drop for Answer<'_> {
+    fn drop(&mut self) {
+        self.give(Outcome::default());
     }
 }
 
@@ -318,4 +372,108 @@ fn lead(
         report(&line);
     }
     outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    use crate::search::Limits;
+
+    fn pool(threads: usize) -> (Pool, Receiver<Event>) {
+        let (tx, rx) = unbounded();
+        let mut pool = Pool::new(Arc::new(Tt::new(4).unwrap()), tx).unwrap();
+        pool.resize(threads).unwrap();
+        (pool, rx)
+    }
+
+    /// A search of `depth` on the pool; the `Done` outcome, or `None` if
+    /// none came within ten seconds.
+    fn search(pool: &mut Pool, events: &Receiver<Event>, depth: i32) -> Option<Outcome> {
+        let mut control = Control::new(Instant::now(), None);
+        control.threads = pool.len();
+        let job = Job {
+            board: Board::startpos(),
+            keys: Arc::from(vec![Board::startpos().key()]),
+            limits: Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+            control: Arc::new(control),
+        };
+        pool.search(&job);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match events.recv_timeout(left) {
+                Ok(Event::Done(o)) => {
+                    pool.wait();
+                    return Some(o);
+                }
+                Ok(Event::Iteration(_)) => {}
+                Err(_) => return None,
+            }
+        }
+    }
+
+    #[test]
+    fn a_pool_searches_and_answers() {
+        let (mut pool, events) = pool(3);
+        let outcome = search(&mut pool, &events, 5).expect("an answer");
+        assert!(outcome.best.is_some());
+        assert!(outcome.depth >= 5);
+    }
+
+    /// A thread that died outside its guard is started afresh at the next
+    /// search, so the main thread never waits for an answer that cannot
+    /// come; this holds for the main thread itself too.
+    #[test]
+    fn a_dead_thread_never_leaves_the_search_waiting() {
+        for victim in [1, 0] {
+            let (mut pool, events) = pool(3);
+            let _ = pool.workers[victim].orders.send(Order::Die);
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while !pool.workers[victim].handle.is_finished() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            let outcome = search(&mut pool, &events, 4);
+            assert!(
+                outcome.is_some_and(|o| o.best.is_some()),
+                "thread {victim} died and the search never answered"
+            );
+            // And the next search too.
+            assert!(search(&mut pool, &events, 4).is_some());
+        }
+    }
+
+    /// A helper that unwinds before it has an outcome still answers.
+    #[test]
+    fn an_answer_dropped_unanswered_is_an_empty_outcome() {
+        let (tx, rx) = unbounded();
+        let died = std::thread::spawn(move || {
+            let _answer = Answer(Some(&tx));
+            panic!("a helper dies mid-search");
+        })
+        .join();
+        assert!(died.is_err());
+        let outcome = rx.recv_timeout(Duration::from_secs(1)).expect("an answer");
+        assert!(outcome.best.is_none() && outcome.line.is_none());
+    }
+
+    /// `guard` turns a panic in a search into an empty outcome and rebuilds
+    /// the searcher's tables, keeping its network.
+    #[test]
+    fn guard_catches_a_panic_and_resets_the_searcher() {
+        let mut searcher = Searcher::helper(Arc::new(Tt::new(1).unwrap()), 1);
+        searcher.set_network(Some(crate::nnue::embedded()));
+        let outcome = guard(&mut searcher, |_| panic!("a search fails"));
+        assert!(outcome.best.is_none() && outcome.nodes == 0);
+        assert!(searcher.has_network());
+        let fine = guard(&mut searcher, |_| Outcome {
+            nodes: 9,
+            ..Outcome::default()
+        });
+        assert_eq!(fine.nodes, 9);
+    }
 }

@@ -403,6 +403,12 @@ impl Searcher {
         self.evaluator.set_network(net);
     }
 
+    /// Whether this searcher evaluates with a network.
+    #[cfg(test)]
+    pub fn has_network(&self) -> bool {
+        self.evaluator.network().is_some()
+    }
+
     /// Forgets the ordering tables (new game).
     pub fn clear(&mut self) {
         self.history.clear();
@@ -640,11 +646,14 @@ impl Searcher {
             self.shown.extend(self.pv[0].first());
         }
         self.shown.clear();
+        // Only the lines this iteration finished are ordered by score, and
+        // only they may lead: a line left from the iteration before (when
+        // this one stopped early) scored at a shallower depth, and comes
+        // after them as it was. Stable: equal scores keep their order.
+        found.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
         if found.len() < scores.len() {
             self.fill_lines(&mut found, scores.len());
         }
-        // Stable: lines of equal score keep the order they were found in.
-        found.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
         let (nodes, elapsed) = (self.total_nodes(), self.control.start.elapsed());
         for (k, (s, line)) in found.iter_mut().enumerate() {
             scores[k] = *s;
@@ -1045,5 +1054,134 @@ mod tests {
         let stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
         let out = search(stalemate, &[], 3);
         assert_eq!((out.best, out.score), (None, 0));
+    }
+
+    fn outcome(best: &str, depth: i32, score: i32, nodes: u64) -> Outcome {
+        let board = Board::startpos();
+        let m = best
+            .parse::<UciMove>()
+            .unwrap()
+            .to_move(board.pos())
+            .unwrap();
+        Outcome {
+            best: Some(m),
+            ponder: None,
+            score,
+            depth,
+            nodes,
+            line: Some(Iteration {
+                depth,
+                multipv: None,
+                seldepth: 0,
+                score,
+                bound: None,
+                nodes,
+                elapsed: Duration::ZERO,
+                hashfull: 0,
+                tbhits: 0,
+                pv: vec![m],
+            }),
+        }
+    }
+
+    /// Lazy SMP's vote: a deeper helper wins, or one as deep with a better
+    /// score; the main thread wins ties; helpers without a move or a
+    /// finished line never win; the node count stays the main thread's.
+    #[test]
+    fn the_vote_takes_the_deepest_then_the_best_and_keeps_the_nodes() {
+        let mut main = outcome("e2e4", 10, 20, 1000);
+        assert!(!main.vote(vec![outcome("d2d4", 10, 20, 5), outcome("c2c4", 9, 90, 5)]));
+        assert_eq!(main.best, outcome("e2e4", 0, 0, 0).best);
+        let unfinished = Outcome {
+            line: None,
+            ..outcome("g1f3", 12, 50, 5)
+        };
+        let empty = Outcome {
+            best: None,
+            ..outcome("g1f3", 12, 50, 5)
+        };
+        assert!(!main.vote(vec![unfinished, empty]));
+        assert!(main.vote(vec![outcome("d2d4", 10, 25, 5), outcome("c2c4", 11, -5, 5)]));
+        assert_eq!(main.best, outcome("c2c4", 0, 0, 0).best);
+        assert_eq!((main.depth, main.score, main.nodes), (11, -5, 1000));
+    }
+
+    /// `reset` rebuilds a searcher's tables but keeps what it was given:
+    /// its network and its tablebases; it then searches as a fresh one.
+    #[test]
+    fn reset_keeps_the_network_and_forgets_the_rest() {
+        let mut s = searcher();
+        s.set_network(Some(crate::nnue::embedded()));
+        let board = Board::startpos();
+        let limits = Limits {
+            depth: Some(6),
+            ..Limits::default()
+        };
+        let control = || Arc::new(Control::new(Instant::now(), None));
+        let first = s.think(&board, &[], limits.clone(), control(), &mut |_| {});
+        s.reset();
+        assert!(s.has_network());
+        let mut fresh = searcher();
+        fresh.set_network(Some(crate::nnue::embedded()));
+        // The shared table still holds the first search, so compare a
+        // reset searcher with a fresh one on their own tables.
+        let mut a = searcher();
+        a.set_network(Some(crate::nnue::embedded()));
+        a.reset();
+        let x = a.think(&board, &[], limits.clone(), control(), &mut |_| {});
+        let y = fresh.think(&board, &[], limits, control(), &mut |_| {});
+        assert_eq!((x.best, x.nodes), (y.best, y.nodes));
+        assert!(first.best.is_some());
+    }
+
+    /// A MultiPV iteration stopped after its first line: the lines kept
+    /// from the iteration before fill the rest, but never lead, however
+    /// they scored at their shallower depth; the finished line is played.
+    #[test]
+    fn a_stale_multipv_line_never_leads_a_stopped_iteration() {
+        let board = Board::startpos();
+        let mut s = searcher();
+        let control = Arc::new(Control::new(Instant::now(), None));
+        let limits = Limits {
+            multipv: 3,
+            ..Limits::default()
+        };
+        s.prepare(&board, &[], limits, control.clone());
+        let line = |m: &str, depth, score| {
+            let mv = m.parse::<UciMove>().unwrap().to_move(board.pos()).unwrap();
+            Iteration {
+                depth,
+                multipv: None,
+                seldepth: 0,
+                score,
+                bound: None,
+                nodes: 0,
+                elapsed: Duration::ZERO,
+                hashfull: 0,
+                tbhits: 0,
+                pv: vec![mv],
+            }
+        };
+        // The iteration before: d2d4 led at 500.
+        s.lines = vec![line("d2d4", 7, 500), line("c2c4", 7, 400)];
+        // This iteration's first line is finished; then it stops.
+        control.stop.store(true, Relaxed);
+        let (mut scores, mut moves) = (vec![30, 0, 0], vec![None; 3]);
+        let (score, top) = s.more_lines(
+            &board,
+            8,
+            (30, line("e2e4", 8, 30)),
+            &mut scores,
+            &mut moves,
+            &mut |_| {},
+        );
+        assert_eq!((score, top.depth), (30, 8));
+        assert_eq!(s.pv[0].first(), line("e2e4", 0, 0).pv.first());
+        let shown: Vec<_> = moves.iter().map(|m| m.map(|m| m.to_string())).collect();
+        assert_eq!(
+            moves[0],
+            line("e2e4", 0, 0).pv.first().copied(),
+            "{shown:?}"
+        );
     }
 }

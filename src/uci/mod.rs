@@ -229,7 +229,22 @@ impl Uci {
         for w in &parsed.warnings {
             self.out.info_string(w);
         }
-        match parsed.command {
+        // A panic while a command runs costs that command, not the engine.
+        match parse::caught(|| self.execute(parsed.command)) {
+            Ok(go_on) => go_on,
+            Err(e) => {
+                self.out.info_string(&format!(
+                    "internal error while running '{}': {e}; the engine goes on",
+                    shorten(line)
+                ));
+                true
+            }
+        }
+    }
+
+    /// Carries out one command; `false` means quit.
+    fn execute(&mut self, command: Command) -> bool {
+        match command {
             Command::Empty | Command::Debug(_) => {}
             Command::Uci => {
                 self.out.line(&format!("id name {NAME}"));

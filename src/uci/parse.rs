@@ -82,6 +82,20 @@ pub fn parse_guarded(line: &str) -> Result<Parsed, String> {
     guarded(line, parse)
 }
 
+/// Runs `f`, a panic in it (with its message silenced) turned into an
+/// error that carries the message.
+///
+/// # Errors
+/// The panic's message when `f` panicked.
+pub fn caught<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    quietly(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))).map_err(|e| {
+        e.downcast_ref::<&str>()
+            .map(|s| (*s).to_string())
+            .or_else(|| e.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".into())
+    })
+}
+
 /// `read(line)`, with a panic in it turned into an error about the line.
 fn guarded<T>(line: &str, read: impl FnOnce(&str) -> Result<T, String>) -> Result<T, String> {
     let caught = quietly(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read(line))));
@@ -375,6 +389,19 @@ fn parse_position(tokens: &[&str]) -> Result<Parsed, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A panic inside a command becomes an error with its message, and the
+    /// caller goes on.
+    #[test]
+    fn a_panic_is_caught_with_its_message() {
+        assert_eq!(caught(|| 7), Ok(7));
+        let e = caught(|| -> u8 { panic!("index out of range {}", 3) }).unwrap_err();
+        assert_eq!(e, "index out of range 3");
+        assert_eq!(
+            caught(|| std::panic::panic_any(5u8)).unwrap_err(),
+            "a panic"
+        );
+    }
 
     fn go(line: &str) -> Go {
         match parse(line).unwrap().command {
