@@ -98,6 +98,8 @@ fn survives(e: &mut Engine, bad: &[u8], expected_fen: &str) {
         "after {:?}",
         String::from_utf8_lossy(&bad[..bad.len().min(60)])
     );
+    // The rest of the board display.
+    e.sync();
 }
 
 #[test]
@@ -133,8 +135,14 @@ fn bad_input_gets_an_info_string_and_changes_nothing() {
     for bad in cases {
         e.send_bytes(bad);
         e.send_bytes(b"\n");
+        // The engine answers with a word about the line, and with nothing
+        // else (no search started, no bestmove).
         let lines = e.read_until(SECOND * 5, |l| l.starts_with("info string"));
-        assert!(!lines.is_empty());
+        assert!(
+            lines.iter().all(|l| l.starts_with("info string ")),
+            "{:?}: {lines:?}",
+            String::from_utf8_lossy(&bad[..bad.len().min(40)])
+        );
         survives(&mut e, b"", fen);
     }
     // A rejected position keeps the last valid one, whole.
