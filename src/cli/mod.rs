@@ -53,9 +53,15 @@ fn is_subcommand(word: &str) -> bool {
 /// Runs the command line `args` (without the program's name).
 pub fn run(args: &[String]) -> ExitCode {
     let Some(first) = args.first() else {
-        crate::uci::run();
+        crate::uci::run(Vec::new());
         return ExitCode::SUCCESS;
     };
+    // OpenBench runs engines as `./engine "genfens 64 seed 7 book None"
+    // "quit"`: arguments that are UCI commands are run as such.
+    if crate::uci::parse::is_command_word(first) {
+        crate::uci::run(args.to_vec());
+        return ExitCode::SUCCESS;
+    }
     if !is_subcommand(first) {
         eprintln!(
             "unknown command '{first}'\n\n{}",

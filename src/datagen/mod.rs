@@ -252,6 +252,52 @@ fn drop_partial_tail(file: &File, kind: Kind) -> std::io::Result<u64> {
     Ok(len - keep)
 }
 
+/// `count` openings for self-play elsewhere (OpenBench's `genfens`), made
+/// as `datagen` makes its own: a random line of `book` (or the start
+/// position), then `random_plies` random plies (one more half the time);
+/// those a one-thread search of 4,000 nodes, from a cleared table, scores
+/// beyond `balance` either way are dropped (0 keeps all). A seed gives the
+/// same openings on any machine with the same network. Returns FENs.
+pub fn genfens(
+    count: usize,
+    seed: u64,
+    book: Vec<String>,
+    random_plies: usize,
+    balance: i32,
+    net: Option<Arc<crate::nnue::Network>>,
+) -> Vec<String> {
+    let config = Config {
+        games: 0,
+        nodes: BALANCE_NODES,
+        threads: 1,
+        random_plies,
+        balance,
+        book,
+        net,
+        seed,
+        out: String::new(),
+        net_name: String::new(),
+    };
+    let mut rng = Rng(seed ^ 0x9e37_79b9_7f4a_7c15);
+    let mut searcher = Searcher::new(Arc::new(Tt::new(HASH_MB).expect("8 MB")));
+    searcher.set_network(config.net.clone());
+    let mut fens = Vec::with_capacity(count);
+    // Give up on a book whose lines all fail (each try costs one search).
+    let mut tries = 0usize;
+    while fens.len() < count && tries < count.saturating_mul(1000).max(1000) {
+        tries += 1;
+        let Some((board, keys)) = opening(&config, &mut rng) else {
+            continue;
+        };
+        searcher.clear();
+        searcher.clear_table();
+        if config.balance == 0 || balanced(&config, &mut searcher, &board, &keys) {
+            fens.push(Fen::from_position(board.pos(), EnPassantMode::Legal).to_string());
+        }
+    }
+    fens
+}
+
 /// A start position: a book line or the start position, then random plies.
 /// `None` when the random plies ran into the end of the game.
 fn opening(config: &Config, rng: &mut Rng) -> Option<(Board, Vec<u64>)> {

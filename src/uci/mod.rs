@@ -67,8 +67,17 @@ const MAX_LINE: usize = 1 << 20;
 const TOO_LONG: &str = "\0too-long";
 
 /// Reads stdin on its own thread, so commands arrive while a search runs.
-fn spawn_reader() -> Receiver<String> {
+fn spawn_reader(commands: Vec<String>) -> Receiver<String> {
     let (tx, rx) = unbounded();
+    let quits = commands
+        .iter()
+        .any(|c| c.split_whitespace().next() == Some("quit"));
+    for c in commands {
+        let _ = tx.send(c);
+    }
+    if quits {
+        return rx;
+    }
     std::thread::Builder::new()
         .name("stdin".into())
         .spawn(move || {
@@ -157,9 +166,11 @@ struct Task {
     handle: std::thread::JoinHandle<()>,
 }
 
-/// Runs the UCI loop until `quit` or the end of input.
-pub fn run() {
-    let lines = spawn_reader();
+/// Runs the UCI loop until `quit` or the end of input, with `commands`
+/// (from the command line, as OpenBench calls engines) read first; then
+/// standard input, unless one of them was `quit`.
+pub fn run(commands: Vec<String>) {
+    let lines = spawn_reader(commands);
     let (tx, rx): (Sender<Event>, Receiver<Event>) = unbounded();
     let engine = match Engine::new(DEFAULT_HASH_MB, tx) {
         Ok(e) => e,
@@ -288,6 +299,7 @@ impl Uci {
                     bench::run(depth, net.as_ref(), stop, out);
                 });
             }
+            Command::GenFens(g) => self.genfens(g),
             Command::Display => self.display(),
             Command::Eval => self.eval(),
         }
@@ -528,6 +540,40 @@ impl Uci {
                     shorten(path)
                 ));
             }
+        }
+    }
+
+    /// `genfens`: openings for OpenBench's data generation, one `info
+    /// string genfens <FEN>` line each, with the network in use.
+    fn genfens(&mut self, g: parse::GenFens) {
+        self.halt();
+        let book = match &g.book {
+            None => Vec::new(),
+            Some(file) => match std::fs::read_to_string(file) {
+                Ok(text) => text
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                    .map(String::from)
+                    .collect(),
+                Err(e) => {
+                    self.out
+                        .info_string(&format!("genfens: cannot read {}: {e}", shorten(file)));
+                    return;
+                }
+            },
+        };
+        let net = self.network.as_ref().map(|(_, n)| n.clone());
+        let fens = crate::datagen::genfens(g.count, g.seed, book, g.plies, g.balance, net);
+        if fens.len() < g.count {
+            self.out.info_string(&format!(
+                "genfens: only {} of {} openings could be made from the book",
+                fens.len(),
+                g.count
+            ));
+        }
+        for fen in fens {
+            self.out.info_string(&format!("genfens {fen}"));
         }
     }
 

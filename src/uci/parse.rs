@@ -38,6 +38,7 @@ pub enum Command {
     },
     Perft(u32),
     Bench(Option<i32>),
+    GenFens(GenFens),
     Display,
     Eval,
     /// A blank line.
@@ -63,6 +64,17 @@ pub struct Go {
     /// `binc`, `movestogo`), even with values that could not be read: such
     /// a search must end on its own.
     pub clock_words: bool,
+}
+
+/// `genfens`: openings for self-play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenFens {
+    pub count: usize,
+    pub seed: u64,
+    /// An EPD file whose lines start the openings (none: the start position).
+    pub book: Option<String>,
+    pub plies: usize,
+    pub balance: i32,
 }
 
 /// A parsed line and the warnings it raised (parts ignored or corrected).
@@ -151,6 +163,7 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
         },
         "d" => Ok(plain(Command::Display)),
         "eval" => Ok(plain(Command::Eval)),
+        "genfens" => parse_genfens(&tokens).map(plain),
         // Only the commands vampirc reads for us reach it: it also parses
         // what engines send (`info`, `option`, …) and panics on numbers
         // there that do not fit its types.
@@ -165,6 +178,79 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
             _ => Err(format!("unknown command '{}'", shorten(line))),
         },
     }
+}
+
+/// `genfens N seed S book <None|FILE> [plies R] [balance CP]`, as
+/// OpenBench's data generation calls engines: N openings, reproducible
+/// from the seed, from the start position or a random line of the EPD
+/// FILE, then R random plies (default 8, one more half the time), those a
+/// 4,000-node search scores beyond CP (default 300) dropped.
+fn parse_genfens(tokens: &[&str]) -> Result<Command, String> {
+    const USAGE: &str =
+        "genfens N seed S book <None|FILE> [plies R] [balance CP]: N openings for self-play";
+    let count = tokens
+        .get(1)
+        .and_then(|n| n.parse::<usize>().ok())
+        .filter(|n| (1..=1_000_000).contains(n))
+        .ok_or_else(|| format!("{USAGE} (N from 1 to 1,000,000)"))?;
+    let mut genfens = GenFens {
+        count,
+        seed: 0,
+        book: None,
+        plies: 8,
+        balance: 300,
+    };
+    let mut seen_seed = false;
+    let mut rest = tokens[2..].iter();
+    while let Some(&key) = rest.next() {
+        let value = rest
+            .next()
+            .ok_or_else(|| format!("genfens: '{key}' needs a value; {USAGE}"))?;
+        let number = || {
+            value
+                .parse::<u64>()
+                .map_err(|_| format!("genfens: {key} '{value}' is not a number; {USAGE}"))
+        };
+        match key {
+            "seed" => {
+                genfens.seed = number()?;
+                seen_seed = true;
+            }
+            "book" => {
+                genfens.book = (!value.eq_ignore_ascii_case("none")).then(|| (*value).to_string());
+            }
+            "plies" => genfens.plies = number()?.min(40) as usize,
+            "balance" => genfens.balance = number()?.min(100_000) as i32,
+            _ => return Err(format!("genfens: unknown word '{key}'; {USAGE}")),
+        }
+    }
+    if !seen_seed {
+        return Err(format!("genfens: no seed; {USAGE}"));
+    }
+    Ok(Command::GenFens(genfens))
+}
+
+/// Whether `arg` (a command-line argument) is a UCI command, whose first
+/// word the engine reads as one: such arguments run as UCI commands.
+pub fn is_command_word(arg: &str) -> bool {
+    matches!(
+        arg.split_whitespace().next(),
+        Some(
+            "uci"
+                | "isready"
+                | "setoption"
+                | "ucinewgame"
+                | "position"
+                | "go"
+                | "stop"
+                | "ponderhit"
+                | "quit"
+                | "genfens"
+                | "perft"
+                | "d"
+                | "eval"
+        )
+    )
 }
 
 fn plain(command: Command) -> Parsed {
