@@ -299,7 +299,7 @@ impl Uci {
                     bench::run(depth, net.as_ref(), stop, out);
                 });
             }
-            Command::GenFens(g) => self.genfens(g),
+            Command::GenFens(g) => self.genfens(&g),
             Command::Display => self.display(),
             Command::Eval => self.eval(),
         }
@@ -545,7 +545,7 @@ impl Uci {
 
     /// `genfens`: openings for OpenBench's data generation, one `info
     /// string genfens <FEN>` line each, with the network in use.
-    fn genfens(&mut self, g: parse::GenFens) {
+    fn genfens(&mut self, g: &parse::GenFens) {
         self.halt();
         let book = match &g.book {
             None => Vec::new(),
