@@ -113,3 +113,141 @@ fn genfens_starts_from_the_book() {
         assert!((4..=5).contains(&u32::from(pos.fullmoves())), "{fen}");
     }
 }
+
+/// The 32-byte records of `file` (a `.bin`).
+fn records(file: &std::path::Path) -> Vec<[u8; 32]> {
+    std::fs::read(file)
+        .unwrap()
+        .chunks_exact(32)
+        .map(|c| c.try_into().unwrap())
+        .collect()
+}
+
+/// A PGN as the managers write it becomes the records written out by hand
+/// beside it (as text data, `FEN | White's score | result`): book moves
+/// lead to the first scored position, scores in pawns from the mover's
+/// side become centipawns from White's, mates become mate scores, and the
+/// unfinished game is left out.
+#[test]
+fn a_managers_pgn_converts_to_the_records_written_by_hand() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
+    let dir = std::env::temp_dir().join(format!("brudno-pgn-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (from_pgn, by_hand) = (dir.join("pgn.bin"), dir.join("hand.bin"));
+    let (code, text) = brudno(&[
+        "convert",
+        &format!("{data}/managers.pgn"),
+        from_pgn.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{text}");
+    let (code, text) = brudno(&[
+        "convert",
+        &format!("{data}/managers.expected.txt"),
+        by_hand.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{text}");
+    let (got, want) = (records(&from_pgn), records(&by_hand));
+    assert_eq!(got.len(), 6);
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        // Text data cannot say whether the move played captured (flag 2);
+        // every other byte must agree.
+        let (mut g, mut w) = (*g, *w);
+        g[29] &= !2;
+        w[29] &= !2;
+        assert_eq!(g, w, "record {i}");
+    }
+    // Flag 2: the game's captures and promotions (none in these games).
+    assert!(got.iter().all(|r| r[29] & 2 == 0));
+    // The mate scores are decisive (flag 4), the others not.
+    let decisive: Vec<bool> = got.iter().map(|r| r[29] & 4 != 0).collect();
+    assert_eq!(decisive, [false, false, false, false, true, true]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A short fixed-node match by fastchess from `genfens` openings, written
+/// with nodes and seldepth as OpenBench's workers write it, converts with
+/// one position for each scored move and each game's result.
+#[test]
+fn a_fastchess_match_from_genfens_openings_becomes_training_data() {
+    let fastchess = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/tools/fastchess/fastchess"
+    );
+    assert!(
+        std::path::Path::new(fastchess).exists(),
+        "{fastchess} is missing: the tests need ../shared beside the repository"
+    );
+    let dir = std::env::temp_dir().join(format!("brudno-fastchess-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (_, text) = brudno(&["genfens 2 seed 11 book None", "quit"]);
+    let openings = fens(&text);
+    assert_eq!(openings.len(), 2);
+    let epd = dir.join("openings.epd");
+    std::fs::write(&epd, openings.join("\n") + "\n").unwrap();
+    let pgn = dir.join("games.pgn");
+    let engine = format!("cmd={}", env!("CARGO_BIN_EXE_brudno"));
+    let status = Command::new(fastchess)
+        .args(["-engine", &engine, "name=a", "-engine", &engine, "name=b"])
+        .args([
+            "-each",
+            "tc=inf",
+            "nodes=800",
+            "-rounds",
+            "2",
+            "-games",
+            "2",
+        ])
+        .args(["-concurrency", "1", "-openings"])
+        .arg(format!("file={}", epd.display()))
+        .args(["format=epd", "order=sequential", "-pgnout"])
+        .arg(format!("file={}", pgn.display()))
+        .args(["nodes=true", "seldepth=true"])
+        .output()
+        .expect("fastchess runs");
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stdout)
+    );
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    // What the PGN holds, counted plainly: each game's result and its
+    // comments that begin with a score.
+    let mut want = [0u64; 3];
+    let mut total = 0;
+    for game in games.split("[Event ").skip(1) {
+        let result = game
+            .lines()
+            .find_map(|l| l.strip_prefix("[Result \""))
+            .unwrap();
+        let scored = game
+            .split('{')
+            .skip(1)
+            .filter(|c| c.starts_with(['+', '-']) || c.starts_with(|ch: char| ch.is_ascii_digit()))
+            .count() as u64;
+        let slot = match &result[..3] {
+            "1-0" => 2,
+            "0-1" => 0,
+            _ => 1,
+        };
+        want[slot] += scored;
+        total += scored;
+    }
+    assert_eq!(games.matches("[Event ").count(), 4);
+    assert!(total > 40, "{games}");
+    let (code, summary) = brudno(&["data", pgn.to_str().unwrap()]);
+    assert_eq!(code, 0, "{summary}");
+    assert!(
+        summary.contains(&format!("4 games, {total} positions")),
+        "{summary}"
+    );
+    assert!(
+        summary.contains(&format!(
+            "White won {}, drew {}, lost {}",
+            want[2], want[1], want[0]
+        )),
+        "{summary}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

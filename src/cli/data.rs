@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use crate::data::games::{self, Game};
-use crate::data::{Kind, Positions, packed, store, text};
+use crate::data::{Kind, Positions, packed, pgn, store, text};
 
 /// Lists the data store, or summarises data files
 ///
@@ -26,9 +26,10 @@ pub struct Args {
 ///
 /// The kinds: .txt text ('FEN | score | result', White's side), .bin
 /// 32-byte records (bulletformat's layout), .vf whole games (viriformat's
-/// layout). OUT is appended to. Text becomes records; records become
-/// games (less the last position of each game, whose move no record
-/// shows); games become records.
+/// layout), .pgn games with a score in the comment after each move
+/// (fastchess, cutechess-cli, OpenBench's data generation). OUT is appended
+/// to. Text becomes records; records become games (less the last position
+/// of each game, whose move no record shows); games and PGN become either.
 #[derive(clap::Args)]
 pub struct ConvertArgs {
     #[arg(value_name = "IN")]
@@ -84,7 +85,8 @@ pub fn run(args: &Args) -> Result<(), String> {
 pub fn convert(args: &ConvertArgs) -> Result<(), String> {
     let (input, output) = (&args.input, &args.output);
     let kind = |path: &str| {
-        Kind::of(path).ok_or_else(|| format!("{path}: not a data file's name (.txt, .bin or .vf)"))
+        Kind::of(path)
+            .ok_or_else(|| format!("{path}: not a data file's name (.txt, .bin, .vf or .pgn)"))
     };
     let bytes = super::read(input)?;
     let mut out = Vec::new();
@@ -114,8 +116,28 @@ pub fn convert(args: &ConvertArgs) -> Result<(), String> {
             );
             ("games", games.len())
         }
-        (Kind::Games, Kind::Packed) => {
-            let (games, _) = games::read_all(&bytes).map_err(|e| format!("{input}: {e}"))?;
+        (Kind::Pgn, Kind::Games) => {
+            let (games, problems) = pgn::read(&String::from_utf8_lossy(&bytes));
+            if let Some(first) = problems.first() {
+                eprintln!("{} problems; the first: {first}", problems.len());
+            }
+            for g in &games {
+                g.write(&mut out);
+            }
+            ("games", games.len())
+        }
+        (from @ (Kind::Games | Kind::Pgn), Kind::Packed) => {
+            let games = if from == Kind::Pgn {
+                let (games, problems) = pgn::read(&String::from_utf8_lossy(&bytes));
+                if let Some(first) = problems.first() {
+                    eprintln!("{} problems; the first: {first}", problems.len());
+                }
+                games
+            } else {
+                games::read_all(&bytes)
+                    .map_err(|e| format!("{input}: {e}"))?
+                    .0
+            };
             let records: Vec<_> = games.iter().flat_map(Game::records).collect();
             for r in &records {
                 out.extend_from_slice(&r.to_bytes());

@@ -6,14 +6,17 @@
 //! - `games`: whole games in about 4 bytes a position (viriformat's
 //!   layout), what the store keeps;
 //! - `text`: `FEN | score | result` lines, for the handcrafted tuner;
+//! - `pgn`: games as tournament managers write them, with a score in the
+//!   comment after each move (OpenBench's data generation, fastchess);
 //! - `store`: the data directory outside the checkout, and the manifest
 //!   that says which net made each file.
 //!
 //! A file's kind is taken from its name: `.bin` packed, `.vf` games,
-//! `.txt` text.
+//! `.txt` text, `.pgn` PGN.
 
 pub mod games;
 pub mod packed;
+pub mod pgn;
 pub mod store;
 pub mod text;
 
@@ -28,6 +31,8 @@ pub enum Kind {
     Packed,
     /// `.vf`: whole games.
     Games,
+    /// `.pgn`: games with scores in their comments.
+    Pgn,
 }
 
 impl Kind {
@@ -38,6 +43,7 @@ impl Kind {
             "txt" => Some(Kind::Text),
             "bin" => Some(Kind::Packed),
             "vf" => Some(Kind::Games),
+            "pgn" => Some(Kind::Pgn),
             _ => None,
         }
     }
@@ -114,7 +120,16 @@ impl Positions {
                 }
                 self.push_records(&records);
             }
-            None => return Err(format!("{path}: not a data file (.bin, .vf or .txt)")),
+            Some(Kind::Pgn) => {
+                let (games, problems) = pgn::read(&String::from_utf8_lossy(bytes));
+                if let Some(first) = problems.first() {
+                    eprintln!("{path}: {} problems; the first: {first}", problems.len());
+                }
+                for game in games {
+                    self.push_game(game.records());
+                }
+            }
+            None => return Err(format!("{path}: not a data file (.bin, .vf, .txt or .pgn)")),
         }
         Ok(())
     }
