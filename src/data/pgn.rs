@@ -49,8 +49,8 @@ enum Token<'a> {
     Tag(&'a str),
     Move(&'a str),
     Comment(&'a str),
-    Result,
-    Unfinished,
+    /// The result at the end of the movetext (the tag is what counts).
+    End,
 }
 
 /// Splits PGN text into tokens: tags, moves, comments and results;
@@ -89,10 +89,7 @@ fn tokens(text: &str) -> Vec<Token<'_>> {
                     None
                 } else {
                     match word {
-                        "1-0" => Some(Token::Result),
-                        "0-1" => Some(Token::Result),
-                        "1/2-1/2" => Some(Token::Result),
-                        "*" => Some(Token::Unfinished),
+                        "1-0" | "0-1" | "1/2-1/2" | "*" => Some(Token::End),
                         w if w.starts_with('$') => None,
                         w => {
                             // "12." or "12..." or "12...e5".
@@ -224,20 +221,17 @@ pub fn read(text: &str) -> (Vec<Game>, Vec<String>) {
                     .parse::<San>()
                     .ok()
                     .and_then(|s| s.to_move(&reading.pos).ok());
-                match played {
-                    Some(m) => {
-                        let before = reading.pos.clone();
-                        reading.pos.play_unchecked(m);
-                        reading.pending = Some((before, m));
-                    }
-                    None => {
-                        problems.push(format!("'{san}' is not a legal move here"));
-                        reading.ended = true;
-                    }
+                if let Some(m) = played {
+                    let before = reading.pos.clone();
+                    reading.pos.play_unchecked(m);
+                    reading.pending = Some((before, m));
+                } else {
+                    problems.push(format!("'{san}' is not a legal move here"));
+                    reading.ended = true;
                 }
             }
             Token::Comment(c) => reading.settle(comment_score(c)),
-            Token::Result | Token::Unfinished => {
+            Token::End => {
                 in_movetext = true;
             }
         }
