@@ -7,7 +7,7 @@
 //! gathers the helpers' outcomes and hands the result on. Nothing is
 //! started or torn down per search, so a search of 256 threads begins and
 //! ends as fast as one of a single thread; with more threads than cores
-//! the helpers take turns at the cores (`search::Turns`), so the front end
+//! the helpers take turns at the cores (`search::control::Turns`), so the front end
 //! never waits behind them.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
