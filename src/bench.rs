@@ -43,7 +43,7 @@ const POSITIONS: [&str; 16] = [
 /// Raising `stop` (the UCI `stop`) ends the run early, saying so.
 pub fn run(
     depth: Option<i32>,
-    net: Option<&Arc<crate::nnue::Network>>,
+    evaluation: &crate::eval::Evaluation,
     stop: &Arc<AtomicBool>,
     out: &mut dyn FnMut(&str),
 ) -> u64 {
@@ -59,8 +59,7 @@ pub fn run(
         let (board, _) =
             Board::from_fen(fen, CastlingMode::Standard).expect("bench positions are valid");
         let tt = Arc::new(Tt::new(HASH_MB).expect("16 MB for bench"));
-        let mut searcher = Searcher::new(tt);
-        searcher.set_network(net.cloned());
+        let mut searcher = Searcher::new(tt, evaluation);
         if stop.load(Relaxed) {
             out(&format!("bench stopped after {i} positions"));
             return total;
@@ -162,8 +161,18 @@ mod tests {
 
     #[test]
     fn bench_node_count_is_the_same_run_to_run() {
-        let a = run(Some(5), None, &Arc::default(), &mut |_| {});
-        let b = run(Some(5), None, &Arc::default(), &mut |_| {});
+        let a = run(
+            Some(5),
+            &crate::eval::Evaluation::Handcrafted,
+            &Arc::default(),
+            &mut |_| {},
+        );
+        let b = run(
+            Some(5),
+            &crate::eval::Evaluation::Handcrafted,
+            &Arc::default(),
+            &mut |_| {},
+        );
         assert_eq!(a, b);
         assert!(a > 1000);
     }

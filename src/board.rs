@@ -1,5 +1,8 @@
 //! The position the engine searches: shakmaty's `Chess` plus a Zobrist key
-//! kept up to date move by move.
+//! kept up to date move by move, and the other keys the search and the
+//! evaluation index their tables by (pawns, each side's other pieces). At
+//! the bottom of the crate, it imports no other module of it: what a move
+//! changes reaches the evaluations through [`changes`].
 //!
 //! shakmaty's own incremental update gives up on castling, king moves,
 //! double pushes and en passant, so the update here handles every move kind
@@ -14,7 +17,17 @@ use shakmaty::{
     PositionError, Role, Square, attacks,
 };
 
-use crate::eval::{self, Pair};
+/// The squares `color`'s `pawns` attack.
+pub fn pawn_attacks(color: Color, pawns: Bitboard) -> Bitboard {
+    const FILE_A: u64 = 0x0101_0101_0101_0101;
+    let p = pawns.0;
+    let not_a = !FILE_A;
+    let not_h = !(FILE_A << 7);
+    Bitboard(match color {
+        Color::White => ((p & not_a) << 7) | ((p & not_h) << 9),
+        Color::Black => ((p & not_a) >> 9) | ((p & not_h) >> 7),
+    })
+}
 
 /// Plies without a capture or pawn move after which the fifty-move rule
 /// draws.
@@ -29,17 +42,13 @@ pub fn test_position(fen: &str) -> Chess {
         .expect("a legal position")
 }
 
-/// A position with its Zobrist key and the evaluation's material and
-/// piece-square sum.
+/// A position with its Zobrist key.
 #[derive(Clone, Debug)]
 pub struct Board {
     pos: Chess,
     key: u64,
     /// The en passant square when a capture there is legal (as hashed).
     ep: Option<Square>,
-    /// `eval::piece_squares` of the position, updated with each move: the
-    /// evaluation's part that only moved pieces change.
-    piece_squares: Pair,
 }
 
 impl Board {
@@ -47,13 +56,7 @@ impl Board {
     pub fn new(pos: Chess) -> Board {
         let key = full_key(&pos);
         let ep = pos.ep_square(EnPassantMode::Legal);
-        let piece_squares = eval::piece_squares(&pos);
-        Board {
-            pos,
-            key,
-            ep,
-            piece_squares,
-        }
+        Board { pos, key, ep }
     }
 
     /// Reads a FEN (missing trailing fields take their defaults). Flaws that
@@ -99,10 +102,41 @@ impl Board {
         self.key
     }
 
-    /// The material and piece-square sum (`eval::piece_squares`).
+    /// A hash of where the pawns of both sides stand (the pawn cache,
+    /// pawn history and correction history index by it). The two pawn sets
+    /// are mixed by odd multipliers, so each bit of either reaches the high
+    /// bits, which callers take as their index.
     #[inline]
-    pub fn piece_squares(&self) -> Pair {
-        self.piece_squares
+    pub fn pawn_key(&self) -> u64 {
+        let b = self.pos.board();
+        let pawns = b.by_role(Role::Pawn);
+        let (white, black) = ((pawns & b.white()).0, (pawns & b.black()).0);
+        let mixed = white.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ black.wrapping_mul(0xD6E8_FEB8_6659_FD93).rotate_left(29);
+        (mixed ^ (mixed >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+    }
+
+    /// A hash of where `color`'s pieces other than pawns stand, by role:
+    /// each role's squares are mixed by an odd multiplier of its own, so a
+    /// knight and a bishop on the same square hash apart.
+    #[inline]
+    pub fn non_pawn_key(&self, color: Color) -> u64 {
+        const MIX: [u64; 5] = [
+            0x9E37_79B9_7F4A_7C15,
+            0xD6E8_FEB8_6659_FD93,
+            0xBF58_476D_1CE4_E5B9,
+            0x94D0_49BB_1331_11EB,
+            0xFF51_AFD7_ED55_8CCD,
+        ];
+        let b = self.pos.board();
+        let ours = b.by_color(color);
+        // Every role but the pawn.
+        let mixed = Role::ALL[1..].iter().zip(MIX).fold(0u64, |h, (&role, m)| {
+            (h.rotate_left(23) ^ (ours & b.by_role(role)).0).wrapping_mul(m)
+        });
+        // A multiplication only carries bits upwards: fold the high ones down
+        // and multiply again, so that every square reaches the bits callers take.
+        (mixed ^ (mixed >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ (mixed >> 17)
     }
 
     /// Side to move.
@@ -139,7 +173,6 @@ impl Board {
             pos: self.pos.clone(),
             key: 0,
             ep: None,
-            piece_squares: self.piece_squares_after(m),
         };
         child.pos.play_unchecked(m);
         // Only a double pawn push can make an en passant capture possible.
@@ -232,23 +265,7 @@ impl Board {
             pos: next,
             key,
             ep: None,
-            piece_squares: self.piece_squares,
         })
-    }
-
-    /// The material and piece-square sum after the legal move `m`.
-    #[inline]
-    fn piece_squares_after(&self, m: Move) -> Pair {
-        let mut sum = self.piece_squares;
-        changes(self.pos.turn(), m, |piece, sq, put| {
-            let value = eval::piece_square(piece, sq);
-            if put {
-                sum += value;
-            } else {
-                sum -= value;
-            }
-        });
-        sum
     }
 
     #[inline]
@@ -383,11 +400,6 @@ mod tests {
                 let parent = board;
                 board = parent.play(m);
                 assert_eq!(board.key(), full_key(board.pos()), "after {m:?}");
-                assert_eq!(
-                    board.piece_squares(),
-                    eval::piece_squares(board.pos()),
-                    "piece squares after {m:?}"
-                );
                 // The guess is exact for a plain move that changes no
                 // castling right and opens no en passant capture.
                 if matches!(m, Move::Normal { .. })
@@ -458,8 +470,7 @@ mod tests {
 
 #[cfg(test)]
 mod fen_tests {
-    use super::Board;
-    use shakmaty::{CastlingMode, Position};
+    use super::*;
 
     fn from_fen(text: &str) -> Result<(Board, Vec<String>), String> {
         Board::from_fen(text, CastlingMode::Standard)
@@ -491,5 +502,50 @@ mod fen_tests {
         )
         .unwrap();
         assert_eq!(b.pos().castles().castling_rights().count(), 4);
+    }
+
+    #[test]
+    fn pawn_attacks_match_square_by_square_attacks() {
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..1000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let pawns = Bitboard(state & state.rotate_left(17));
+            for color in Color::ALL {
+                let expected = pawns.into_iter().fold(Bitboard::EMPTY, |acc, sq| {
+                    acc | shakmaty::attacks::pawn_attacks(color, sq)
+                });
+                assert_eq!(pawn_attacks(color, pawns), expected);
+            }
+        }
+    }
+
+    /// A benchmark, not a test: `cargo test --release pawn_key_speed --
+    /// --ignored --nocapture`. The search hashes the pawns up to three
+    /// times per node (pawn cache, correction history, pawn history);
+    /// this measures what one hash costs, to set against a node's time.
+    #[test]
+    #[ignore = "benchmark"]
+    fn pawn_key_speed() {
+        let boards: Vec<Board> = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "6k1/5pp1/1p2p2p/p2pP3/P2P1P2/1P4P1/6K1/8 w - - 0 40",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ]
+        .iter()
+        .map(|f| Board::new(test_position(f)))
+        .collect();
+        let calls = 100_000_000_u32;
+        let start = std::time::Instant::now();
+        let mut acc = 0u64;
+        let mut i = 0;
+        for _ in 0..calls {
+            acc = acc.wrapping_add(std::hint::black_box(&boards[i]).pawn_key());
+            i = (i + 1) & 3;
+        }
+        let ns = start.elapsed().as_secs_f64() * 1e9 / f64::from(calls);
+        println!("pawn_key: {ns:.2} ns per call (checksum {acc:x})");
     }
 }

@@ -239,11 +239,11 @@ impl Engine {
         }
     }
 
-    /// Evaluates with `net` (an `EvalFile`), or handcrafted with `None`.
-    pub fn set_network(&mut self, net: Option<&Arc<crate::nnue::Network>>) {
+    /// Evaluates with `evaluation` (from `EvalFile`).
+    pub fn set_evaluation(&mut self, evaluation: &crate::eval::Evaluation) {
         self.stop();
         self.wait();
-        self.pool.set_network(net);
+        self.pool.set_evaluation(evaluation);
     }
 
     /// Searches with `n` threads from the next `go` on.

@@ -19,7 +19,7 @@ use crossbeam_channel::{Receiver, Sender, unbounded};
 use shakmaty::Position;
 
 use crate::board::Board;
-use crate::nnue::Network;
+use crate::eval::Evaluation;
 use crate::search::{Control, Iteration, Limits, Outcome, Searcher};
 use crate::tablebase::Tablebases;
 use crate::tt::Tt;
@@ -41,7 +41,7 @@ enum Order {
     Search(Box<Job>),
     SetTt(Arc<Tt>),
     SetTablebases(Option<Arc<Tablebases>>),
-    SetNetwork(Option<Arc<Network>>),
+    SetEvaluation(Evaluation),
     /// Forget the histories (new game).
     Clear,
     /// Panic outside every guard, as a thread's own defect would.
@@ -76,7 +76,7 @@ pub struct Pool {
     searching: bool,
     tt: Arc<Tt>,
     tablebases: Option<Arc<Tablebases>>,
-    network: Option<Arc<Network>>,
+    evaluation: Evaluation,
 }
 
 impl Pool {
@@ -92,7 +92,7 @@ impl Pool {
             finished: unbounded(),
             searching: false,
             // The built-in network, as `EvalFile` says by default.
-            network: Some(crate::nnue::embedded()),
+            evaluation: Evaluation::built_in(),
             tt,
             tablebases: None,
         };
@@ -136,9 +136,8 @@ impl Pool {
     /// Starts thread `id` (0 is the main thread).
     fn spawn(&self, id: usize) -> Result<Worker, String> {
         let (tx, rx) = unbounded();
-        let mut searcher = Searcher::helper(self.tt.clone(), id);
+        let mut searcher = Searcher::helper(self.tt.clone(), id, &self.evaluation);
         searcher.set_tablebases(self.tablebases.clone());
-        searcher.set_network(self.network.clone());
         let main = (id == 0).then(|| Lead {
             outcomes: self.outcomes.1.clone(),
             reports: self.reports.clone(),
@@ -208,9 +207,9 @@ impl Pool {
         self.tell(|| Order::SetTablebases(tb.cloned()));
     }
 
-    pub fn set_network(&mut self, net: Option<&Arc<Network>>) {
-        self.network = net.cloned();
-        self.tell(|| Order::SetNetwork(net.cloned()));
+    pub fn set_evaluation(&mut self, evaluation: &Evaluation) {
+        self.evaluation = evaluation.clone();
+        self.tell(|| Order::SetEvaluation(evaluation.clone()));
     }
 
     pub fn clear(&self) {
@@ -250,7 +249,7 @@ fn work(
         match order {
             Order::SetTt(tt) => searcher.set_tt(tt),
             Order::SetTablebases(tb) => searcher.set_tablebases(tb),
-            Order::SetNetwork(net) => searcher.set_network(net),
+            Order::SetEvaluation(e) => searcher.set_evaluation(&e),
             Order::Clear => searcher.clear(),
             #[cfg(test)]
             Order::Die => panic!("a search thread dies"),
@@ -465,8 +464,8 @@ mod tests {
     /// the searcher's tables, keeping its network.
     #[test]
     fn guard_catches_a_panic_and_resets_the_searcher() {
-        let mut searcher = Searcher::helper(Arc::new(Tt::new(1).unwrap()), 1);
-        searcher.set_network(Some(crate::nnue::embedded()));
+        let mut searcher =
+            Searcher::helper(Arc::new(Tt::new(1).unwrap()), 1, &Evaluation::built_in());
         let outcome = guard(&mut searcher, |_| panic!("a search fails"));
         assert!(outcome.best.is_none() && outcome.nodes == 0);
         assert!(searcher.has_network());

@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 
-use crate::eval::{self, MAX_PHASE, Pair, SCALE_FULL, WEIGHTS, layout};
+use crate::eval::hce::{self as eval, MAX_PHASE, Pair, SCALE_FULL, WEIGHTS, layout};
 
 /// Training positions in flat arrays.
 pub struct Data {

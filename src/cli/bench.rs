@@ -24,7 +24,7 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<(), String> {
     let net = args.net.load()?;
     let never = std::sync::Arc::default();
-    crate::bench::run(Some(args.depth), net.as_ref(), &never, &mut |s| {
+    crate::bench::run(Some(args.depth), &net, &never, &mut |s| {
         println!("{s}");
     });
     Ok(())

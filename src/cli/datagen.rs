@@ -80,7 +80,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         random_plies: usize::from(args.random_plies),
         balance: args.balance,
         book,
-        net_name: args.net.describe(net.as_deref()),
+        net_name: args.net.describe(&net),
         net,
         seed: args.seed,
         out,

@@ -57,8 +57,9 @@ pub fn run(args: &[String]) -> ExitCode {
         return ExitCode::SUCCESS;
     };
     // OpenBench runs engines as `./engine "genfens 64 seed 7 book None"
-    // "quit"`: arguments that are UCI commands are run as such.
-    if crate::uci::parse::is_command_word(first) {
+    // "quit"`: arguments that are UCI commands (and no subcommand's name:
+    // `perft 5` is the subcommand, `"perft 5"` the UCI command) run as such.
+    if !is_subcommand(first) && crate::uci::parse::is_command_word(first) {
         crate::uci::run(args.to_vec());
         return ExitCode::SUCCESS;
     }

@@ -113,7 +113,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         learning_rate: args.lr,
         threads: args.threads.map_or_else(cores, usize::from),
         frozen: if args.freeze_pst {
-            eval::layout::BISHOP_PAIR
+            eval::hce::layout::BISHOP_PAIR
         } else {
             0
         },

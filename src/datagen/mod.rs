@@ -25,6 +25,7 @@ use shakmaty::{CastlingMode, Color, EnPassantMode, Position};
 use crate::board::{Board, FIFTY_MOVE_PLIES};
 use crate::data::games::{self, Game};
 use crate::data::{Kind, packed, store};
+use crate::eval::Evaluation;
 use crate::score::{MAX_PLY, TB_WIN};
 use crate::search::{Control, Limits, Searcher};
 use crate::tt::Tt;
@@ -45,7 +46,7 @@ pub struct Config {
     pub book: Vec<String>,
     /// The network the games are played with (none: the handcrafted
     /// evaluation).
-    pub net: Option<Arc<crate::nnue::Network>>,
+    pub net: Evaluation,
     pub seed: u64,
     pub out: String,
     /// The network's name for the manifest (with its checksum), or `hce`.
@@ -167,8 +168,8 @@ pub fn run(config: &Config) -> Result<(), String> {
             builder
                 .spawn_scoped(scope, move || {
                     let mut rng = Rng(config.seed ^ (0x9e37_79b9_7f4a_7c15 * (t as u64 + 1)));
-                    let mut searcher = Searcher::new(Arc::new(Tt::new(HASH_MB).expect("8 MB")));
-                    searcher.set_network(config.net.clone());
+                    let mut searcher =
+                        Searcher::new(Arc::new(Tt::new(HASH_MB).expect("8 MB")), &config.net);
                     while games_done.fetch_add(1, Relaxed) < config.games {
                         let (records, result) = play_game(config, &mut searcher, &mut rng);
                         let (bytes, count) = encode(config, &records, result);
@@ -264,7 +265,7 @@ pub fn genfens(
     book: Vec<String>,
     random_plies: usize,
     balance: i32,
-    net: Option<Arc<crate::nnue::Network>>,
+    net: Evaluation,
 ) -> Vec<String> {
     let config = Config {
         games: 0,
@@ -279,8 +280,7 @@ pub fn genfens(
         net_name: String::new(),
     };
     let mut rng = Rng(seed ^ 0x9e37_79b9_7f4a_7c15);
-    let mut searcher = Searcher::new(Arc::new(Tt::new(HASH_MB).expect("8 MB")));
-    searcher.set_network(config.net.clone());
+    let mut searcher = Searcher::new(Arc::new(Tt::new(HASH_MB).expect("8 MB")), &config.net);
     let mut fens = Vec::with_capacity(count);
     // Give up on a book whose lines all fail (each try costs one search).
     let mut tries = 0usize;
@@ -482,7 +482,7 @@ mod tests {
             random_plies: 8,
             balance: 300,
             book: Vec::new(),
-            net: None,
+            net: Evaluation::Handcrafted,
             seed: 1,
             out: out.clone(),
             net_name: "hce".into(),
@@ -513,7 +513,7 @@ mod tests {
             random_plies: 8,
             balance: 0,
             book: Vec::new(),
-            net: None,
+            net: Evaluation::Handcrafted,
             seed,
             out: out.to_string(),
             net_name: "hce".into(),
@@ -577,7 +577,7 @@ mod tests {
             random_plies: 8,
             balance: 300,
             book: Vec::new(),
-            net: None,
+            net: Evaluation::Handcrafted,
             seed: 7,
             out: out.to_string(),
             net_name: "hce".into(),

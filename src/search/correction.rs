@@ -15,12 +15,11 @@
 //! other than pawns key a table of their own, so the error follows them
 //! through changes of the pawns and of the other side's pieces.
 
-use shakmaty::{Bitboard, Position, Role};
+use shakmaty::Color;
 
 use super::history::{PIECE_TO, PieceTo, index};
 use super::params::{CORRECTION_GRAIN, CORRECTION_MAX, CORRECTION_SIZE, CORRECTION_WEIGHT_MAX};
 use crate::board::Board;
-use crate::eval::pawn_hash;
 use crate::score::{MAX_PLY, TB_WIN};
 
 /// Corrected evaluations stay below every tablebase and mate score.
@@ -56,37 +55,15 @@ impl Default for Correction {
 /// of both sides, White's pieces other than pawns, Black's.
 #[inline]
 fn slots(board: &Board) -> [usize; KEYS] {
-    let b = board.pos().board();
     let hashes = [
-        pawn_hash(b),
-        piece_hash(b.white(), b),
-        piece_hash(b.black(), b),
+        board.pawn_key(),
+        board.non_pawn_key(Color::White),
+        board.non_pawn_key(Color::Black),
     ];
     let turn = board.turn() as usize * CORRECTION_SIZE;
     std::array::from_fn(|k| {
         k * 2 * CORRECTION_SIZE + turn + (hashes[k] >> 40) as usize % CORRECTION_SIZE
     })
-}
-
-/// A hash of where the pieces of `ours` other than pawns stand, role by
-/// role: each role's squares are mixed by an odd multiplier of its own, so
-/// a knight and a bishop on the same square hash apart.
-#[inline]
-fn piece_hash(ours: Bitboard, b: &shakmaty::Board) -> u64 {
-    const MIX: [u64; 5] = [
-        0x9E37_79B9_7F4A_7C15,
-        0xD6E8_FEB8_6659_FD93,
-        0xBF58_476D_1CE4_E5B9,
-        0x94D0_49BB_1331_11EB,
-        0xFF51_AFD7_ED55_8CCD,
-    ];
-    // Every role but the pawn.
-    let mixed = Role::ALL[1..].iter().zip(MIX).fold(0u64, |h, (&role, m)| {
-        (h.rotate_left(23) ^ (ours & b.by_role(role)).0).wrapping_mul(m)
-    });
-    // A multiplication only carries bits upwards: fold the high ones down
-    // and multiply again, so that every square reaches the bits callers take.
-    (mixed ^ (mixed >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ (mixed >> 17)
 }
 
 impl Correction {

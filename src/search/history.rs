@@ -2,14 +2,13 @@
 //! (butterfly, continuation, pawn and capture history), all with a bounded
 //! "gravity" update so old successes fade instead of saturating.
 
-use shakmaty::{Color, Move, Position, Role};
+use shakmaty::{Color, Move, Role};
 
 use super::params::{
     EVAL_HISTORY_MAX, EVAL_HISTORY_SCALE, HISTORY_MAX, PAWN_HISTORY_SIZE, PAWN_HISTORY_WEIGHT,
     history_bonus,
 };
 use crate::board::Board;
-use crate::eval::pawn_hash;
 use crate::score::MAX_PLY;
 
 /// A move as the continuation tables see it: which piece went where,
@@ -58,7 +57,7 @@ impl Context {
 /// The pawn-history slot of a position's pawn placement.
 #[inline]
 pub fn pawn_slot(board: &Board) -> usize {
-    (pawn_hash(board.pos().board()) >> 20) as usize % PAWN_HISTORY_SIZE
+    (board.pawn_key() >> 20) as usize % PAWN_HISTORY_SIZE
 }
 
 /// Where the table rows that score the quiet moves of one node begin (see

@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 use shakmaty::{Move, Position};
 
 use crate::board::Board;
-use crate::eval::Evaluator;
+use crate::eval::{Evaluation, Evaluator};
 use crate::score::{INFINITY, MAX_PLY, is_mate};
 use crate::tablebase::Tablebases;
 use crate::tt::{Bound, Tt};
@@ -110,17 +110,18 @@ pub struct Searcher {
 }
 
 impl Searcher {
-    pub fn new(tt: Arc<Tt>) -> Searcher {
-        Searcher::helper(tt, 0)
+    /// A searcher alone (the main thread) evaluating with `evaluation`.
+    pub fn new(tt: Arc<Tt>, evaluation: &Evaluation) -> Searcher {
+        Searcher::helper(tt, 0, evaluation)
     }
 
     /// The search state of thread `id` (0 is the main thread).
-    pub fn helper(tt: Arc<Tt>, id: usize) -> Searcher {
+    pub fn helper(tt: Arc<Tt>, id: usize, evaluation: &Evaluation) -> Searcher {
         Searcher {
             id,
             tt,
             tablebases: None,
-            evaluator: Evaluator::default(),
+            evaluator: Evaluator::new(evaluation),
             root_tb_score: None,
             history: History::default(),
             correction: Correction::default(),
@@ -153,9 +154,9 @@ impl Searcher {
         self.tt = tt;
     }
 
-    /// Evaluates with this network, or the handcrafted evaluation.
-    pub fn set_network(&mut self, net: Option<Arc<crate::nnue::Network>>) {
-        self.evaluator.set_network(net);
+    /// Evaluates with `evaluation` from now on.
+    pub fn set_evaluation(&mut self, evaluation: &Evaluation) {
+        self.evaluator = Evaluator::new(evaluation);
     }
 
     /// Uses these tablebases (or none).
@@ -172,16 +173,15 @@ impl Searcher {
     /// that panicked, nothing it left half-written is trusted.
     pub fn reset(&mut self) {
         let tablebases = self.tablebases.take();
-        let net = self.evaluator.network();
-        *self = Searcher::helper(self.tt.clone(), self.id);
+        let evaluation = self.evaluator.evaluation();
+        *self = Searcher::helper(self.tt.clone(), self.id, &evaluation);
         self.tablebases = tablebases;
-        self.evaluator.set_network(net);
     }
 
     /// Whether this searcher evaluates with a network.
     #[cfg(test)]
     pub fn has_network(&self) -> bool {
-        self.evaluator.network().is_some()
+        self.evaluator.evaluation().network().is_some()
     }
 
     /// Forgets the ordering tables (new game).
@@ -332,7 +332,7 @@ impl Searcher {
         self.nmp_min_ply = 0;
         self.doubles = [0; MAX_PLY + 2];
         self.history.clear_killers();
-        self.evaluator.new_root();
+        self.evaluator.new_root(board);
         self.lines.clear();
         for line in &mut self.pv {
             line.clear();

@@ -88,6 +88,17 @@ impl Searcher {
         board.play_with_likely_key(m, likely)
     }
 
+    /// The position after a null move from `board` at `ply` (`None` in
+    /// check), the evaluator told. Beside [`Searcher::play_prefetched`]:
+    /// the two are the only ways the search moves, so the evaluator's
+    /// state by ply and the boards can never drift apart.
+    #[inline]
+    pub(super) fn pass(&mut self, board: &Board, ply: usize) -> Option<Board> {
+        let child = board.null_move()?;
+        self.evaluator.passed(ply);
+        Some(child)
+    }
+
     /// The raw static evaluation (from the table entry when there is one)
     /// and the same scaled by the fifty-move counter and corrected by
     /// correction history (which reads the move into the node from the
@@ -105,7 +116,7 @@ impl Searcher {
         if in_check {
             return (-MATE, -MATE);
         }
-        let raw = entry.map_or_else(|| self.evaluator.evaluate_at(board, ply), |e| e.eval);
+        let raw = entry.map_or_else(|| self.evaluator.evaluate(board, ply), |e| e.eval);
         let scaled = fifty_move_scale(raw, board.halfmoves());
         (
             raw,
@@ -173,7 +184,7 @@ impl Searcher {
             board.key(),
             PackedMove::NONE,
             to_tt(score, ply),
-            self.evaluator.evaluate_at(board, ply),
+            self.evaluator.evaluate(board, ply),
             depth,
             bound,
         );

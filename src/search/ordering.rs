@@ -24,7 +24,7 @@ use super::history::{Context, History};
 use super::params::{CAPTURE_SEE_DIVISOR, SEE_VALUE, THREAT_MALUS};
 use super::see::see_ge;
 use crate::board::Board;
-use crate::eval::terms::pawn_attacks;
+use crate::board::pawn_attacks;
 use crate::tt::PackedMove;
 
 const TT_MOVE: i32 = 1 << 30;

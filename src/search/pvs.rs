@@ -143,7 +143,7 @@ impl Searcher {
                 }
             }
             if ply >= MAX_PLY - 1 {
-                return self.evaluator.evaluate_at(board, ply);
+                return self.evaluator.evaluate(board, ply);
             }
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);
@@ -698,8 +698,7 @@ impl Searcher {
         estimate: i32,
         ply: usize,
     ) -> Option<i32> {
-        let child = board.null_move()?;
-        self.evaluator.passed(ply);
+        let child = self.pass(board, ply)?;
         let r =
             NMP_BASE + depth / NMP_DEPTH_DIVISOR + ((estimate - beta) / NMP_EVAL_DIVISOR).min(3);
         let reply_depth = depth - 1 - r;

@@ -27,7 +27,7 @@ impl Searcher {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return self.evaluator.evaluate_at(board, ply);
+            return self.evaluator.evaluate(board, ply);
         }
         if board.pos().is_insufficient_material() {
             return DRAW;

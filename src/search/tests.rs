@@ -6,7 +6,7 @@ use crate::score::MATE;
 use shakmaty::uci::UciMove;
 
 pub(super) fn searcher() -> Searcher {
-    Searcher::new(Arc::new(Tt::new(4).unwrap()))
+    Searcher::new(Arc::new(Tt::new(4).unwrap()), &Evaluation::Handcrafted)
 }
 
 /// The board after `moves` from `fen`, with the keys of the way there.
@@ -48,7 +48,7 @@ fn a_search_with_a_network_keeps_its_accumulators_up_to_date() {
     ] {
         let (board, keys) = game(fen, &[]);
         let mut s = searcher();
-        s.set_network(Some(net.clone()));
+        s.set_evaluation(&crate::eval::Evaluation::Network(net.clone()));
         let limits = Limits {
             depth: Some(9),
             ..Limits::default()
@@ -166,7 +166,7 @@ fn mate_scores_count_plies_from_the_root() {
 #[test]
 fn reset_keeps_the_network_and_forgets_the_rest() {
     let mut s = searcher();
-    s.set_network(Some(crate::nnue::embedded()));
+    s.set_evaluation(&crate::eval::Evaluation::built_in());
     let board = Board::startpos();
     let limits = Limits {
         depth: Some(6),
@@ -177,11 +177,11 @@ fn reset_keeps_the_network_and_forgets_the_rest() {
     s.reset();
     assert!(s.has_network());
     let mut fresh = searcher();
-    fresh.set_network(Some(crate::nnue::embedded()));
+    fresh.set_evaluation(&crate::eval::Evaluation::built_in());
     // The shared table still holds the first search, so compare a
     // reset searcher with a fresh one on their own tables.
     let mut a = searcher();
-    a.set_network(Some(crate::nnue::embedded()));
+    a.set_evaluation(&crate::eval::Evaluation::built_in());
     a.reset();
     let x = a.think(&board, &[], limits.clone(), control(), &mut |_| {});
     let y = fresh.think(&board, &[], limits, control(), &mut |_| {});

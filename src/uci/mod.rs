@@ -18,7 +18,7 @@ use shakmaty::{CastlingMode, EnPassantMode, Move, Position};
 
 use crate::board::Board;
 use crate::engine::{Engine, Event, Request};
-use crate::eval;
+use crate::eval::{Evaluation, hce};
 use crate::search::Limits;
 use crate::search::skill::{MAX_ELO, Skill, elo_for_level};
 use crate::time::TimeControl;
@@ -294,9 +294,9 @@ impl Uci {
                 });
             }
             Command::Bench(depth) => {
-                let net = self.network.as_ref().map(|(_, n)| n.clone());
+                let evaluation = self.evaluation();
                 self.start_task(move |stop, out| {
-                    bench::run(depth, net.as_ref(), stop, out);
+                    bench::run(depth, &evaluation, stop, out);
                 });
             }
             Command::GenFens(g) => self.genfens(&g),
@@ -501,19 +501,29 @@ impl Uci {
         }
     }
 
+    /// The evaluation `EvalFile` chose.
+    fn evaluation(&self) -> Evaluation {
+        self.network
+            .as_ref()
+            .map_or(Evaluation::Handcrafted, |(_, n)| {
+                Evaluation::Network(n.clone())
+            })
+    }
+
     /// Loads the network in `path` (none: the handcrafted evaluation; the
     /// built-in network's name: that network). A file that cannot be used
     /// is named with the reason, and the engine keeps the evaluation it had.
     fn set_eval_file(&mut self, path: &str) {
         if path.is_empty() {
             self.network = None;
-            self.engine.set_network(None);
+            self.engine.set_evaluation(&Evaluation::Handcrafted);
             self.out.info_string("EvalFile: the handcrafted evaluation");
             return;
         }
         if path == crate::nnue::EMBEDDED_NAME {
             let net = crate::nnue::embedded();
-            self.engine.set_network(Some(&net));
+            self.engine
+                .set_evaluation(&Evaluation::Network(net.clone()));
             self.network = Some((path.to_string(), net));
             return;
         }
@@ -527,7 +537,8 @@ impl Uci {
                     net.buckets(),
                     if net.buckets() == 1 { "" } else { "s" }
                 ));
-                self.engine.set_network(Some(&net));
+                self.engine
+                    .set_evaluation(&Evaluation::Network(net.clone()));
                 self.network = Some((path.to_string(), net));
             }
             Err(e) => {
@@ -563,8 +574,8 @@ impl Uci {
                 }
             },
         };
-        let net = self.network.as_ref().map(|(_, n)| n.clone());
-        let fens = crate::datagen::genfens(g.count, g.seed, book, g.plies, g.balance, net);
+        let fens =
+            crate::datagen::genfens(g.count, g.seed, book, g.plies, g.balance, self.evaluation());
         if fens.len() < g.count {
             self.out.info_string(&format!(
                 "genfens: only {} of {} openings could be made from the book",
@@ -612,8 +623,8 @@ impl Uci {
             "{:>20} | {:>6} {:>6} | {:>6} {:>6} | {:>6} {:>6}",
             "", "mg", "eg", "mg", "eg", "mg", "eg"
         ));
-        let mut total = eval::Pair::default();
-        for (name, w, b) in eval::breakdown(pos) {
+        let mut total = hce::Pair::default();
+        for (name, w, b) in hce::breakdown(pos) {
             let d = w - b;
             total += d;
             self.out.line(&format!(
@@ -621,17 +632,17 @@ impl Uci {
                 w.mg, w.eg, b.mg, b.eg, d.mg, d.eg
             ));
         }
-        let phase = eval::phase(pos);
-        let scale = eval::endgame_scale(pos, total.eg);
+        let phase = hce::phase(pos);
+        let scale = hce::endgame_scale(pos, total.eg);
         self.out.line(&format!(
             "phase {phase} of {}, endgame scale {scale} of {}",
-            eval::MAX_PHASE,
-            eval::SCALE_FULL
+            hce::MAX_PHASE,
+            hce::SCALE_FULL
         ));
         self.out.line(&format!(
             "total {} cp for White, {} cp for the side to move",
-            eval::taper(total, phase, scale),
-            eval::evaluate(pos)
+            hce::taper(total, phase, scale),
+            hce::evaluate(pos)
         ));
         if let Some((path, net)) = &self.network {
             let stm = net.evaluate(pos);

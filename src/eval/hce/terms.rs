@@ -8,6 +8,8 @@ use shakmaty::attacks::{
 };
 use shakmaty::{Bitboard, Board, Chess, Color, Position, Role, Square};
 
+use crate::board::pawn_attacks;
+
 use super::layout::{
     BACKWARD_PAWN, BISHOP_OUTPOST, BISHOP_PAIR, CANDIDATE_PAWN, CONNECTED_PAWN, DOUBLED_PAWN,
     HANGING_PIECE, ISOLATED_PAWN, KING_ATTACK, KING_OPEN_FILE, KING_SEMI_OPEN_FILE, KNIGHT_OUTPOST,
@@ -69,18 +71,6 @@ pub(super) const fn pst_square(color: Color, sq: Square) -> usize {
         Color::White => sq as usize ^ 0b11_1000, // the rank flipped
         Color::Black => sq as usize,
     }
-}
-
-/// The squares attacked by `pawns` of `color`.
-#[inline]
-pub fn pawn_attacks(color: Color, pawns: Bitboard) -> Bitboard {
-    let p = pawns.0;
-    let not_a = !FILE_A;
-    let not_h = !(FILE_A << 7);
-    Bitboard(match color {
-        Color::White => ((p & not_a) << 7) | ((p & not_h) << 9),
-        Color::Black => ((p & not_a) >> 9) | ((p & not_h) >> 7),
-    })
 }
 
 /// Pawn-structure terms: they depend on the pawns alone, so the engine
@@ -373,26 +363,4 @@ fn distance(a: Square, b: Square) -> i32 {
     let df = u32::from(a.file()).abs_diff(u32::from(b.file()));
     let dr = u32::from(a.rank()).abs_diff(u32::from(b.rank()));
     df.max(dr) as i32
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pawn_attacks_match_square_by_square_attacks() {
-        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
-        for _ in 0..1000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let pawns = Bitboard(state & state.rotate_left(17));
-            for color in Color::ALL {
-                let expected = pawns.into_iter().fold(Bitboard::EMPTY, |acc, sq| {
-                    acc | shakmaty::attacks::pawn_attacks(color, sq)
-                });
-                assert_eq!(pawn_attacks(color, pawns), expected);
-            }
-        }
-    }
 }
