@@ -9,10 +9,11 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::Sender;
 
 use crate::board::Board;
+use crate::search::params;
 use crate::search::{Control, Limits};
 use crate::tablebase::Tablebases;
 use crate::threads::{Job, Pool, cores};
-use crate::time::{Budget, Clock, TimeControl, allocate};
+use crate::time::{Budget, Clock, Factors, TimeControl, allocate_with};
 use crate::tt::Tt;
 
 pub use crate::threads::Event;
@@ -67,7 +68,11 @@ impl Engine {
         let start = Instant::now();
         self.stop();
         self.wait();
-        let budget = allocate(&request.clock, self.move_overhead);
+        let factors = Factors {
+            increment_x100: params::time_increment_x100() as u32,
+            hard_x10: params::time_hard_x10() as u32,
+        };
+        let budget = allocate_with(&request.clock, self.move_overhead, factors);
         let timed = !request.infinite && !request.ponder;
         let control = Arc::new(
             Control::new(

@@ -40,9 +40,35 @@ const DEFAULT_MOVES_TO_GO: u32 = 30;
 /// Never plan to spend more than this share of the clock on one move.
 const MAX_SHARE_PER_MOVE: u32 = 4;
 
+/// The time manager's tunable factors (the search's parameters pass them
+/// in: see `search::params`).
+#[derive(Clone, Copy, Debug)]
+pub struct Factors {
+    /// The share of the increment the soft limit takes, in hundredths.
+    pub increment_x100: u32,
+    /// The hard limit as a multiple of the soft one, in tenths.
+    pub hard_x10: u32,
+}
+
+impl Default for Factors {
+    fn default() -> Self {
+        Factors {
+            increment_x100: 75,
+            hard_x10: 40,
+        }
+    }
+}
+
+/// Splits the clock into a budget for this move, or `None` when the
+/// search has no time limit, with the default factors.
+#[cfg(test)]
+pub fn allocate(tc: &TimeControl, overhead: Duration) -> Option<Budget> {
+    allocate_with(tc, overhead, Factors::default())
+}
+
 /// Splits the clock into a budget for this move, or `None` when the
 /// search has no time limit.
-pub fn allocate(tc: &TimeControl, overhead: Duration) -> Option<Budget> {
+pub fn allocate_with(tc: &TimeControl, overhead: Duration, f: Factors) -> Option<Budget> {
     if let Some(movetime) = tc.movetime {
         // Use all of it, less the time the answer takes to reach the GUI.
         let hard = movetime.saturating_sub(overhead).max(movetime / 2);
@@ -75,14 +101,16 @@ pub fn allocate(tc: &TimeControl, overhead: Duration) -> Option<Budget> {
     } else {
         Duration::ZERO
     };
-    let soft = usable / moves + inc * 3 / 4;
+    let soft = usable / moves + inc * f.increment_x100 / 100;
     // With one move to go the whole (usable) clock may be spent.
     let cap = if moves == 1 {
         usable
     } else {
         usable / MAX_SHARE_PER_MOVE
     };
-    let hard = (soft * 4).min(cap).max(Duration::from_millis(1));
+    let hard = (soft * f.hard_x10 / 10)
+        .min(cap)
+        .max(Duration::from_millis(1));
     Some(Budget {
         soft: Some(soft.min(hard)),
         hard,

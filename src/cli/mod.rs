@@ -38,6 +38,9 @@ enum Command {
     Data(data::Args),
     Train(train::Args),
     Tune(tune::Args),
+    /// Prints the search parameters as OpenBench's SPSA input (an `spsa` build)
+    #[cfg(feature = "spsa")]
+    Spsa,
 }
 
 /// Whether `word` is a subcommand's name or a flag of the command line
@@ -80,6 +83,13 @@ pub fn run(args: &[String]) -> ExitCode {
         Command::Data(a) => data::run(&a),
         Command::Train(a) => train::run(&a),
         Command::Tune(a) => tune::run(&a),
+        #[cfg(feature = "spsa")]
+        Command::Spsa => {
+            for line in crate::search::params::spsa_lines() {
+                println!("{line}");
+            }
+            Ok(())
+        }
     };
     match done {
         Ok(()) => ExitCode::SUCCESS,

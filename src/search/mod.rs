@@ -41,7 +41,7 @@ use crate::tt::{Bound, Tt};
 use correction::Correction;
 use history::{Context, History};
 use params::{
-    ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, SINGLE_MOVE_DEPTH, STOP_CHECK_INTERVAL, lmr_table,
+    SINGLE_MOVE_DEPTH, STOP_CHECK_INTERVAL, aspiration_delta, aspiration_min_depth, lmr_table,
 };
 use skill::Skill;
 
@@ -333,6 +333,11 @@ impl Searcher {
         self.doubles = [0; MAX_PLY + 2];
         self.history.clear_killers();
         self.evaluator.new_root(board);
+        // A tune may have changed the reductions' factors since the last search.
+        #[cfg(feature = "spsa")]
+        {
+            self.lmr = lmr_table();
+        }
         self.lines.clear();
         for line in &mut self.pv {
             line.clear();
@@ -380,8 +385,8 @@ impl Searcher {
         last: i32,
         report: &mut dyn FnMut(&Iteration),
     ) -> i32 {
-        let mut delta = ASPIRATION_DELTA;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !is_mate(last) {
+        let mut delta = aspiration_delta();
+        let (mut alpha, mut beta) = if depth >= aspiration_min_depth() && !is_mate(last) {
             ((last - delta).max(-INFINITY), (last + delta).min(INFINITY))
         } else {
             (-INFINITY, INFINITY)

@@ -8,13 +8,13 @@ use super::history::{Context, History, pawn_slot};
 use super::node::{bound_allows, sharpen, tells_past};
 use super::ordering::{MovePicker, is_tactical};
 use super::params::{
-    DEEPER_MARGIN, DEEPER_MARGIN_PER_PLY, DOUBLE_EXTENSION_MARGIN, DOUBLE_EXTENSION_MAX,
-    FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, HISTORY_PRUNE_DEPTH, HISTORY_PRUNE_MARGIN,
-    IIR_MIN_DEPTH, LMP_MAX_DEPTH, LMR_HISTORY_DIVISOR, LMR_LOSING_CAPTURE, LMR_MIN_DEPTH, NMP_BASE,
-    NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_MIN_DEPTH, NMP_VERIFY_DEPTH, PROBCUT_MARGIN,
-    PROBCUT_MIN_DEPTH, PROBCUT_REDUCTION, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH,
-    RFP_WORSENING, SEE_CAPTURE_MARGIN, SEE_CHECK_MARGIN, SEE_MAX_DEPTH, SEE_QUIET_MARGIN,
-    SHALLOWER_MARGIN, SINGULAR_MIN_DEPTH, SINGULAR_TT_DEPTH_MARGIN, lmp_limit,
+    DOUBLE_EXTENSION_MAX, deeper_margin, deeper_margin_per_ply, double_extension_margin,
+    futility_base, futility_margin, futility_max_depth, history_prune_depth, history_prune_margin,
+    iir_min_depth, lmp_limit, lmp_max_depth, lmr_history_divisor, lmr_losing_capture,
+    lmr_min_depth, nmp_base, nmp_depth_divisor, nmp_eval_divisor, nmp_min_depth, nmp_verify_depth,
+    probcut_margin, probcut_min_depth, probcut_reduction, razor_margin, razor_max_depth,
+    rfp_margin, rfp_max_depth, rfp_worsening, see_capture_margin, see_check_margin, see_max_depth,
+    see_quiet_margin, shallower_margin, singular_min_depth, singular_tt_depth_margin,
 };
 use super::see::see_ge;
 use crate::board::Board;
@@ -203,7 +203,7 @@ impl Searcher {
         if node == Node::Cut
             && !in_check
             && excluded.is_none()
-            && depth >= PROBCUT_MIN_DEPTH
+            && depth >= probcut_min_depth()
             && beta.abs() < MATE_BOUND
             && let Some(score) = self.probcut(board, beta, depth, ply, entry, tt_move, est)
         {
@@ -212,7 +212,7 @@ impl Searcher {
 
         // Internal iterative reduction: without a table move the ordering
         // is poor, so spend less here now and come back deeper later.
-        if depth >= IIR_MIN_DEPTH && tt_move == PackedMove::NONE && excluded.is_none() {
+        if depth >= iir_min_depth() && tt_move == PackedMove::NONE && excluded.is_none() {
             depth -= 1;
         }
 
@@ -264,7 +264,8 @@ impl Searcher {
                 // A quiet move is hopeless when it comes late, or when its
                 // history says it has failed here again and again.
                 let hopeless = quiets_tried.len() >= lmp_limit(depth, est.improving)
-                    || (depth <= HISTORY_PRUNE_DEPTH && history < -HISTORY_PRUNE_MARGIN * depth);
+                    || (depth <= history_prune_depth()
+                        && history < -history_prune_margin() * depth);
                 // Futility asks whether a quiet move could lift the
                 // evaluation to alpha in the search it would get: one
                 // shortened by its late-move reduction.
@@ -296,9 +297,9 @@ impl Searcher {
             let mut extension = 0;
             if let Some(e) = entry
                 && !root
-                && depth >= SINGULAR_MIN_DEPTH
+                && depth >= singular_min_depth()
                 && tt_move.matches(m)
-                && e.depth >= depth - SINGULAR_TT_DEPTH_MARGIN
+                && e.depth >= depth - singular_tt_depth_margin()
                 && e.bound != Bound::Upper
                 && !is_mate(e.score)
             {
@@ -325,7 +326,7 @@ impl Searcher {
             } else {
                 // Late move reductions: late quiet moves are rarely best.
                 let mut r = 0;
-                if depth >= LMR_MIN_DEPTH && !tactical {
+                if depth >= lmr_min_depth() && !tactical {
                     r = self.base_reduction(depth, searched);
                     r -= i32::from(pv_node);
                     r += i32::from(!est.improving);
@@ -336,9 +337,9 @@ impl Searcher {
                     // A capture as the table move: the quiet moves after it
                     // are even less likely to be best.
                     r += i32::from(tt_tactical);
-                    r -= history / LMR_HISTORY_DIVISOR;
+                    r -= history / lmr_history_divisor();
                     r = r.clamp(0, new_depth - 1);
-                } else if depth >= LMR_MIN_DEPTH
+                } else if depth >= lmr_min_depth()
                     && !pv_node
                     && !child.in_check()
                     && picker.last_loses_material()
@@ -347,7 +348,7 @@ impl Searcher {
                     // order, after every quiet move that was not pruned:
                     // when it is reached nothing better has cut, and
                     // giving a piece away rarely changes that.
-                    r = LMR_LOSING_CAPTURE;
+                    r = lmr_losing_capture();
                 }
                 let window = Window {
                     alpha,
@@ -489,17 +490,19 @@ impl Searcher {
         // below. A lead the opponent's own move handed over needs less.
         // Neither it nor razoring holds against a mate bound: there the
         // question is the distance to mate, which no evaluation answers.
-        if depth <= RFP_MAX_DEPTH
+        if depth <= rfp_max_depth()
             && estimate < MATE_BOUND
             && beta > -MATE_BOUND
-            && estimate - RFP_MARGIN * (depth - i32::from(est.improving))
-                + RFP_WORSENING * i32::from(est.worsening())
+            && estimate - rfp_margin() * (depth - i32::from(est.improving))
+                + rfp_worsening() * i32::from(est.worsening())
                 >= beta
         {
             return Some(estimate);
         }
         // Razoring: so far below alpha that only captures could help.
-        if depth <= RAZOR_MAX_DEPTH && alpha < MATE_BOUND && estimate + RAZOR_MARGIN * depth < alpha
+        if depth <= razor_max_depth()
+            && alpha < MATE_BOUND
+            && estimate + razor_margin() * depth < alpha
         {
             let score = self.qsearch(board, alpha, alpha + 1, ply);
             if score <= alpha {
@@ -508,7 +511,7 @@ impl Searcher {
         }
         // Null move: if passing still beats beta, a real move will too
         // (not in pawn endings, where passing can be the only good move).
-        if depth >= NMP_MIN_DEPTH
+        if depth >= nmp_min_depth()
             && estimate >= beta
             && est.eval >= beta
             && self.context[ply].prev.is_some()
@@ -553,7 +556,7 @@ impl Searcher {
         }
         if score < singular_beta {
             let double = !pv_node
-                && score < singular_beta - DOUBLE_EXTENSION_MARGIN
+                && score < singular_beta - double_extension_margin()
                 && self.doubles[ply] < DOUBLE_EXTENSION_MAX;
             Singular::Extend(if double { 2 } else { 1 })
         } else if singular_beta >= beta {
@@ -589,8 +592,9 @@ impl Searcher {
             // A move that beats the best by a wide margin even reduced is
             // worth a closer look; one that barely does is likely to fall
             // back, and the full depth would be spent confirming that.
-            new_depth += i32::from(s > best + DEEPER_MARGIN + DEEPER_MARGIN_PER_PLY * new_depth);
-            new_depth -= i32::from(s < best + SHALLOWER_MARGIN);
+            new_depth +=
+                i32::from(s > best + deeper_margin() + deeper_margin_per_ply() * new_depth);
+            new_depth -= i32::from(s < best + shallower_margin());
             if new_depth > reduced {
                 self.stats.researches += 1;
                 s = -self.search(child, -alpha - 1, -alpha, new_depth, child_ply, Node::Cut);
@@ -618,7 +622,7 @@ impl Searcher {
 
     /// Probcut: each capture that SEE lets reach `beta` + margin from the
     /// static evaluation is tried by quiescence and, when that holds the
-    /// raised bound, by a search `PROBCUT_REDUCTION` plies shallower; the
+    /// raised bound, by a search `probcut_reduction()` plies shallower; the
     /// first that holds it ends the node. Skipped when the table already
     /// has a result that deep below the raised bound.
     #[allow(clippy::too_many_arguments)]
@@ -632,8 +636,8 @@ impl Searcher {
         tt_move: PackedMove,
         est: Estimate,
     ) -> Option<i32> {
-        let raised = beta + PROBCUT_MARGIN;
-        let probe_depth = depth - PROBCUT_REDUCTION;
+        let raised = beta + probcut_margin();
+        let probe_depth = depth - probcut_reduction();
         if let Some(e) = entry
             && e.depth >= probe_depth
             && from_tt(e.score, ply) < raised
@@ -699,8 +703,9 @@ impl Searcher {
         ply: usize,
     ) -> Option<i32> {
         let child = self.pass(board, ply)?;
-        let r =
-            NMP_BASE + depth / NMP_DEPTH_DIVISOR + ((estimate - beta) / NMP_EVAL_DIVISOR).min(3);
+        let r = nmp_base()
+            + depth / nmp_depth_divisor()
+            + ((estimate - beta) / nmp_eval_divisor()).min(3);
         let reply_depth = depth - 1 - r;
         self.keys.push(child.key());
         self.nulls.push(self.keys.len() - 1);
@@ -714,7 +719,7 @@ impl Searcher {
         }
         // A mate found after passing is not proved: report beta instead.
         let score = if score >= MATE_BOUND { beta } else { score };
-        if depth < NMP_VERIFY_DEPTH || self.nmp_min_ply > 0 {
+        if depth < nmp_verify_depth() || self.nmp_min_ply > 0 {
             return Some(score);
         }
         // Deep enough for a zugzwang to cost a real game: prove the cut-off
@@ -756,25 +761,29 @@ fn skip_move(board: &Board, m: Move, p: &Prune) -> bool {
     let depth = p.depth;
     // Deeper than every pruning step reaches, nothing is skipped, and the
     // test for check below is not worth its cost.
-    if depth > SEE_MAX_DEPTH.max(LMP_MAX_DEPTH).max(FUTILITY_MAX_DEPTH) {
+    if depth
+        > see_max_depth()
+            .max(lmp_max_depth())
+            .max(futility_max_depth())
+    {
         return false;
     }
     // A check is forcing: the reply is one of few, and the evaluation
     // sees nothing of the threat to the king. It is never futile or late,
     // and only a sacrifice of more than it can hope to win back is skipped.
     if board.gives_check(m) {
-        return depth <= SEE_MAX_DEPTH && !see_ge(board.pos(), m, -SEE_CHECK_MARGIN * depth);
+        return depth <= see_max_depth() && !see_ge(board.pos(), m, -see_check_margin() * depth);
     }
     if is_tactical(m) {
-        return depth <= SEE_MAX_DEPTH
-            && !see_ge(board.pos(), m, -SEE_CAPTURE_MARGIN * depth * depth);
+        return depth <= see_max_depth()
+            && !see_ge(board.pos(), m, -see_capture_margin() * depth * depth);
     }
     let fd = p.futility_depth;
-    let futile = fd <= FUTILITY_MAX_DEPTH && FUTILITY_BASE + FUTILITY_MARGIN * fd <= p.gap;
-    if !p.exempt && ((depth <= LMP_MAX_DEPTH && p.hopeless) || futile) {
+    let futile = fd <= futility_max_depth() && futility_base() + futility_margin() * fd <= p.gap;
+    if !p.exempt && ((depth <= lmp_max_depth() && p.hopeless) || futile) {
         return true;
     }
-    depth <= SEE_MAX_DEPTH && !see_ge(board.pos(), m, -SEE_QUIET_MARGIN * depth)
+    depth <= see_max_depth() && !see_ge(board.pos(), m, -see_quiet_margin() * depth)
 }
 
 /// Whether the side to move has a piece other than pawns and king.

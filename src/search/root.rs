@@ -10,7 +10,8 @@ use shakmaty::{Move, Position};
 
 use super::Searcher;
 use super::params::{
-    NODE_SHARE_BASE, NODE_SHARE_SCALE, SCORE_DROP_MAX, SCORE_DROP_SCALE, STABILITY_SCALE,
+    node_share_base_x100, node_share_scale_x100, score_drop_max_x100, score_drop_scale_x1000,
+    stability_scale,
 };
 use super::skill::Skill;
 use crate::board::Board;
@@ -228,11 +229,14 @@ impl Searcher {
         } else {
             on_best as f64 / total as f64
         };
-        let drop = (1.0 + SCORE_DROP_SCALE * f64::from(score_drop.max(0))).min(SCORE_DROP_MAX);
-        STABILITY_SCALE[stability.min(STABILITY_SCALE.len() - 1)]
+        let x100 = |v: i32| f64::from(v) / 100.0;
+        let drop = (1.0
+            + f64::from(score_drop_scale_x1000()) / 1000.0 * f64::from(score_drop.max(0)))
+        .min(x100(score_drop_max_x100()));
+        stability_scale(stability)
             * drop
-            * (NODE_SHARE_BASE - share)
-            * NODE_SHARE_SCALE
+            * (x100(node_share_base_x100()) - share)
+            * x100(node_share_scale_x100())
     }
 
     /// A move to play if the search is stopped before depth 1 completes:

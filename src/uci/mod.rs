@@ -497,6 +497,8 @@ impl Uci {
             // Accepted for the GUIs that send them: pondering needs no
             // preparation, and analysis and play search alike.
             Ok(Setting::Ponder(_) | Setting::AnalyseMode(_)) => {}
+            // Read by the search from the next `go` on.
+            Ok(Setting::Tunable) => self.halt(),
             Err(e) => self.out.info_string(&e),
         }
     }

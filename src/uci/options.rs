@@ -28,15 +28,19 @@ pub enum Setting {
     AnalyseMode(bool),
     /// A network file, or empty for the handcrafted evaluation.
     EvalFile(String),
+    /// A search parameter was set (an `spsa` build).
+    #[cfg_attr(not(feature = "spsa"), allow(dead_code))]
+    Tunable,
 }
 
 /// `Skill Level` at full strength (and the default).
 pub const MAX_SKILL_LEVEL: u32 = 20;
 pub const MAX_SYZYGY_PROBE_DEPTH: u64 = 100;
 
-/// The `option …` lines sent after `uci`.
+/// The `option …` lines sent after `uci` (in an `spsa` build, every search
+/// parameter too).
 pub fn declarations() -> Vec<String> {
-    vec![
+    let mut options = vec![
         format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"),
         format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
         format!(
@@ -62,7 +66,16 @@ pub fn declarations() -> Vec<String> {
             "option name EvalFile type string default {}",
             crate::nnue::EMBEDDED_NAME
         ),
-    ]
+    ];
+    if cfg!(feature = "spsa") {
+        options.extend(crate::search::params::TUNABLES.iter().map(|t| {
+            format!(
+                "option name {} type spin default {} min {} max {}",
+                t.name, t.default, t.min, t.max
+            )
+        }));
+    }
+    options
 }
 
 fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
@@ -153,8 +166,27 @@ pub fn parse_setting(name: &str, value: Option<&str>) -> Result<Setting, String>
             path.to_string()
         }))
     } else {
-        Err(format!("no such option '{}'", super::parse::shorten(name)))
+        tunable(name, value)
     }
+}
+
+/// A search parameter, in an `spsa` build.
+#[cfg(feature = "spsa")]
+fn tunable(name: &str, value: Option<&str>) -> Result<Setting, String> {
+    let param = crate::search::params::TUNABLES
+        .iter()
+        .find(|t| t.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| format!("no such option '{}'", super::parse::shorten(name)))?;
+    let v = value
+        .and_then(|v| v.trim().parse::<i64>().ok())
+        .ok_or_else(|| format!("option {} takes a whole number", param.name))?;
+    crate::search::params::set(param.name, v)?;
+    Ok(Setting::Tunable)
+}
+
+#[cfg(not(feature = "spsa"))]
+fn tunable(name: &str, _: Option<&str>) -> Result<Setting, String> {
+    Err(format!("no such option '{}'", super::parse::shorten(name)))
 }
 
 #[cfg(test)]
