@@ -36,9 +36,8 @@ const POSITIONS: [&str; 16] = [
     "8/5k2/8/3KP3/8/8/8/8 w - - 0 1",
 ];
 
-/// Searches every position to `depth` (with `net` when given, else the
-/// handcrafted evaluation) and prints the totals, last line `<nodes> nodes
-/// <nps> nps`. Returns the node count.
+/// Searches every position to `depth` with `evaluation` and prints the
+/// totals, last line `<nodes> nodes <nps> nps`. Returns the node count.
 ///
 /// Raising `stop` (the UCI `stop`) ends the run early, saying so.
 pub fn run(

@@ -5,10 +5,13 @@
 //! fill the shared table, Lazy SMP). A `go` wakes every thread with the
 //! same job; the main thread, when its search ends, raises the stop flag,
 //! gathers the helpers' outcomes and hands the result on. Nothing is
-//! started or torn down per search, so a search of 256 threads begins and
-//! ends as fast as one of a single thread; with more threads than cores
-//! the helpers take turns at the cores (`search::control::Turns`), so the front end
-//! never waits behind them.
+//! started or torn down per search (`tools/threads_bench.py` measures stop
+//! to `bestmove` at 9 ms with 256 threads on two cores, 0.1 ms with one);
+//! with more threads than cores the helpers take turns at the cores
+//! (`search::control::Turns`), so the front end never waits behind them. A
+//! thread that died is started afresh before the next search, and a
+//! helper that unwinds still answers, so the main thread never waits for
+//! an answer that cannot come.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;

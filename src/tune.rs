@@ -229,11 +229,11 @@ pub fn tune(
     w
 }
 
-/// The weights as the Rust source of `src/eval/weights.rs`.
+/// The weights as the Rust source of `src/eval/hce/weights.rs`.
 pub fn weights_source(w: &[f64]) -> String {
     let mut out = String::from(
         "//! The evaluation weights, (middlegame, endgame) centipawns, in the\n\
-         //! order of `layout.rs`. Written by `brudno tune` (see README).\n\n\
+         //! order of `layout.rs`. Written by `brudno tune` (see docs/training.md).\n\n\
          use super::Pair;\nuse super::layout::COUNT;\n\n\
          const fn p(mg: i32, eg: i32) -> Pair {\n    Pair { mg, eg }\n}\n\n\
          #[rustfmt::skip]\npub const WEIGHTS: [Pair; COUNT] = [\n",

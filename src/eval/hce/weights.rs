@@ -1,5 +1,5 @@
 //! The evaluation weights, (middlegame, endgame) centipawns, in the
-//! order of `layout.rs`. Written by `brudno tune` (see README).
+//! order of `layout.rs`. Written by `brudno tune` (see docs/training.md).
 
 use super::Pair;
 use super::layout::COUNT;
