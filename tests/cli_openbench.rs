@@ -57,6 +57,12 @@ fn genfens_from_the_command_line_gives_reproducible_playable_openings() {
     let (code, text) = brudno(&["genfens 2 seed 7 book None plies 4"]);
     assert_eq!(code, 0, "{text}");
     assert_eq!(fens(&text).len(), 2);
+    // OpenBench appends the tester's free "extra" text: words it does not
+    // know cost only themselves, and never read as an opening.
+    let (code, text) = brudno(&["genfens 3 seed 7 book None 8 wild", "quit"]);
+    assert_eq!(code, 0, "{text}");
+    assert_eq!(fens(&text), first[..3], "{text}");
+    assert!(text.contains("info string genfens: '8' ignored"), "{text}");
     // Not a command and not a subcommand: still refused.
     let (code, _) = brudno(&["frobnicate"]);
     assert_eq!(code, 1);

@@ -343,7 +343,7 @@ pub mod tests {
         v1.extend_from_slice(&v2[8..12]);
         v1.extend_from_slice(&v2[16..]);
         assert_eq!(Network::from_bytes(&v1).unwrap(), net);
-        assert_eq!(super::super::embedded().buckets(), 1);
+        assert_eq!(Network::from_bytes(&v1).unwrap().buckets(), 1);
     }
 
     /// Each bucket has its own output: a position evaluates with the

@@ -163,7 +163,7 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
         },
         "d" => Ok(plain(Command::Display)),
         "eval" => Ok(plain(Command::Eval)),
-        "genfens" => parse_genfens(&tokens).map(plain),
+        "genfens" => parse_genfens(&tokens),
         // Only the commands vampirc reads for us reach it: it also parses
         // what engines send (`info`, `option`, …) and panics on numbers
         // there that do not fit its types.
@@ -185,7 +185,7 @@ pub fn parse(line: &str) -> Result<Parsed, String> {
 /// from the seed, from the start position or a random line of the EPD
 /// FILE, then R random plies (default 8, one more half the time), those a
 /// 4,000-node search scores beyond CP (default 300) dropped.
-fn parse_genfens(tokens: &[&str]) -> Result<Command, String> {
+fn parse_genfens(tokens: &[&str]) -> Result<Parsed, String> {
     const USAGE: &str =
         "genfens N seed S book <None|FILE> [plies R] [balance CP]: N openings for self-play";
     let count = tokens
@@ -200,34 +200,43 @@ fn parse_genfens(tokens: &[&str]) -> Result<Command, String> {
         plies: 8,
         balance: 300,
     };
-    let mut seen_seed = false;
-    let mut rest = tokens[2..].iter();
+    let mut warnings = Vec::new();
+    let (mut seen_seed, mut seen_book) = (false, false);
+    let mut rest = tokens[2..].iter().peekable();
     while let Some(&key) = rest.next() {
-        let value = rest
-            .next()
-            .ok_or_else(|| format!("genfens: '{key}' needs a value; {USAGE}"))?;
-        let number = || {
+        let number = |value: Option<&&str>| {
             value
-                .parse::<u64>()
-                .map_err(|_| format!("genfens: {key} '{value}' is not a number; {USAGE}"))
+                .and_then(|v| v.parse::<u64>().ok())
+                .ok_or_else(|| format!("genfens: {key} needs a number; {USAGE}"))
         };
         match key {
             "seed" => {
-                genfens.seed = number()?;
+                genfens.seed = number(rest.next())?;
                 seen_seed = true;
             }
             "book" => {
+                let value = rest
+                    .next()
+                    .ok_or_else(|| format!("genfens: book needs None or a file; {USAGE}"))?;
                 genfens.book = (!value.eq_ignore_ascii_case("none")).then(|| (*value).to_string());
+                seen_book = true;
             }
-            "plies" => genfens.plies = number()?.min(40) as usize,
-            "balance" => genfens.balance = number()?.min(100_000) as i32,
-            _ => return Err(format!("genfens: unknown word '{key}'; {USAGE}")),
+            "plies" => genfens.plies = number(rest.next())?.min(40) as usize,
+            "balance" => genfens.balance = number(rest.next())?.min(100_000) as i32,
+            // The tester's free "extra" text may hold words of other
+            // engines: they cost only themselves.
+            other => warnings.push(format!("genfens: '{}' ignored; {USAGE}", shorten(other))),
         }
     }
-    if !seen_seed {
-        return Err(format!("genfens: no seed; {USAGE}"));
+    if !seen_seed || !seen_book {
+        return Err(format!(
+            "genfens: the seed and the book are needed; {USAGE}"
+        ));
     }
-    Ok(Command::GenFens(genfens))
+    Ok(Parsed {
+        command: Command::GenFens(genfens),
+        warnings,
+    })
 }
 
 /// Whether `arg` (a command-line argument) is a UCI command, whose first
