@@ -194,7 +194,9 @@ fn a_fastchess_match_from_genfens_openings_becomes_training_data() {
     std::fs::write(&epd, openings.join("\n") + "\n").unwrap();
     let pgn = dir.join("games.pgn");
     let engine = format!("cmd={}", env!("CARGO_BIN_EXE_brudno"));
+    // fastchess writes its settings (config.json) where it runs: not here.
     let status = Command::new(fastchess)
+        .current_dir(&dir)
         .args(["-engine", &engine, "name=a", "-engine", &engine, "name=b"])
         .args([
             "-each",

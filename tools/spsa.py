@@ -60,7 +60,8 @@ def play(args, plus, minus, seed):
                     "-games", "2", "-repeat", "-concurrency", str(args.concurrency),
                     "-openings", f"file={args.openings}", "format=epd", "order=random",
                     "-srand", str(seed), "-pgnout", f"file={pgn}"])
-        subprocess.run(command, capture_output=True, text=True, check=True)
+        # fastchess writes its settings (config.json) where it runs.
+        subprocess.run(command, capture_output=True, text=True, check=True, cwd=tmp)
         text = open(pgn).read() if os.path.exists(pgn) else ""
     score = 0.0
     for game in text.split("[Event ")[1:]:
@@ -84,6 +85,9 @@ def main():
     ap.add_argument("--state", default="spsa-state.json")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
+    # fastchess runs in a temporary directory: the paths must not be relative.
+    args.engine, args.openings, args.fastchess = (
+        os.path.abspath(p) for p in (args.engine, args.openings, args.fastchess))
 
     all_params = parameters(args.engine)
     names = args.params.split(",") if args.params else list(all_params)
