@@ -1,16 +1,10 @@
 //! The command line as a new user meets it: help for every command, and
 //! the `epd` runner's options.
 
-use std::process::Command;
+mod common;
 
 fn brudno(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_brudno"))
-        .args(args)
-        .output()
-        .expect("the engine runs");
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.code().unwrap_or(-1), text)
+    common::run(args, &[])
 }
 
 #[test]

@@ -12,13 +12,7 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
 
 fn brudno(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_brudno"))
-        .args(args)
-        .output()
-        .expect("the engine runs");
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.code().unwrap_or(-1), text)
+    common::run(args, &[])
 }
 
 /// The FENs of `genfens` output.

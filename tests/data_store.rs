@@ -3,24 +3,32 @@
 //! `convert` moves data between the formats. Every test uses a store of its
 //! own in a temporary directory, never the user's.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-/// Runs `brudno args` with `env` set (and the store variables cleared
-/// first, so the user's own settings never leak in).
+use std::path::{Path, PathBuf};
+
 fn brudno(args: &[&str], env: &[(&str, &Path)]) -> (i32, String) {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_brudno"));
-    command
-        .args(args)
-        .env_remove("BRUDNO_DATA")
-        .env_remove("XDG_DATA_HOME");
-    for (key, value) in env {
-        command.env(key, value);
-    }
-    let out = command.output().expect("the engine runs");
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.code().unwrap_or(-1), text)
+    common::run(args, env)
+}
+
+/// `datagen` of `games` quick handcrafted games with `seed`, and `more`
+/// arguments (an `--out`).
+fn datagen(games: &str, seed: &str, more: &[&str], env: &[(&str, &Path)]) -> (i32, String) {
+    let mut args = vec![
+        "datagen",
+        "--games",
+        games,
+        "--nodes",
+        "300",
+        "--threads",
+        "1",
+        "--net",
+        "hce",
+        "--seed",
+        seed,
+    ];
+    args.extend_from_slice(more);
+    brudno(&args, env)
 }
 
 /// A fresh temporary directory for one test.
@@ -49,26 +57,7 @@ fn count(text: &str, start: &str, word: &str) -> u64 {
 fn two_datagen_runs_append_to_the_store_and_data_counts_both() {
     let store = temporary("store");
     let env = [("BRUDNO_DATA", store.as_path())];
-    let play = |seed: &str| {
-        brudno(
-            &[
-                "datagen",
-                "--games",
-                "2",
-                "--nodes",
-                "300",
-                "--threads",
-                "1",
-                "--net",
-                "hce",
-                "--seed",
-                seed,
-                "--out",
-                "selfplay.vf",
-            ],
-            &env,
-        )
-    };
+    let play = |seed: &str| datagen("2", seed, &["--out", "selfplay.vf"], &env);
     let (code, text) = play("11");
     assert_eq!(code, 0, "{text}");
     let (code, text) = play("12");
@@ -90,22 +79,7 @@ fn two_datagen_runs_append_to_the_store_and_data_counts_both() {
     assert!(manifest.contains("seed = 11") && manifest.contains("seed = 12"));
 
     // A second file, named by net and seed, is counted too.
-    let (code, text) = brudno(
-        &[
-            "datagen",
-            "--games",
-            "1",
-            "--nodes",
-            "300",
-            "--threads",
-            "1",
-            "--net",
-            "hce",
-            "--seed",
-            "13",
-        ],
-        &env,
-    );
+    let (code, text) = datagen("1", "13", &[], &env);
     assert_eq!(code, 0, "{text}");
     assert!(store.join("hce-s13.vf").exists(), "{text}");
     let (_, text) = brudno(&["data", "--data", store.to_str().unwrap()], &[]);
@@ -154,43 +128,9 @@ fn the_default_store_lies_under_the_home_directory_outside_the_checkout() {
 fn convert_moves_games_to_records_and_back() {
     let dir = temporary("convert");
     let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
-    let (code, text) = brudno(
-        &[
-            "datagen",
-            "--games",
-            "2",
-            "--nodes",
-            "300",
-            "--threads",
-            "1",
-            "--net",
-            "hce",
-            "--seed",
-            "5",
-            "--out",
-            &path("a.vf"),
-        ],
-        &[],
-    );
+    let (code, text) = datagen("2", "5", &["--out", &path("a.vf")], &[]);
     assert_eq!(code, 0, "{text}");
-    let (code, text) = brudno(
-        &[
-            "datagen",
-            "--games",
-            "2",
-            "--nodes",
-            "300",
-            "--threads",
-            "1",
-            "--net",
-            "hce",
-            "--seed",
-            "5",
-            "--out",
-            &path("a.bin"),
-        ],
-        &[],
-    );
+    let (code, text) = datagen("2", "5", &["--out", &path("a.bin")], &[]);
     assert_eq!(code, 0, "{text}");
     let (code, text) = brudno(&["convert", &path("a.vf"), &path("b.bin")], &[]);
     assert_eq!(code, 0, "{text}");
@@ -217,24 +157,7 @@ fn convert_moves_games_to_records_and_back() {
 fn a_damaged_record_is_an_error_that_names_its_file_and_offset() {
     let dir = temporary("damaged");
     let file = dir.join("bad.bin");
-    let (code, text) = brudno(
-        &[
-            "datagen",
-            "--games",
-            "1",
-            "--nodes",
-            "300",
-            "--threads",
-            "1",
-            "--net",
-            "hce",
-            "--seed",
-            "3",
-            "--out",
-            file.to_str().unwrap(),
-        ],
-        &[],
-    );
+    let (code, text) = datagen("1", "3", &["--out", file.to_str().unwrap()], &[]);
     assert_eq!(code, 0, "{text}");
     let mut bytes = std::fs::read(&file).unwrap();
     // The third record's first piece becomes kind 7, which does not exist.

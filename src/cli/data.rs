@@ -16,10 +16,8 @@ pub struct Args {
     /// Data files (.vf games, .bin packed records, .txt text)
     #[arg(value_name = "FILE")]
     files: Vec<String>,
-    /// The data store [default: the variable `BRUDNO_DATA`, else
-    /// `XDG_DATA_HOME`/brudno, else ~/.local/share/brudno]
-    #[arg(long, value_name = "DIR")]
-    data: Option<String>,
+    #[command(flatten)]
+    store: super::data::Store,
 }
 
 /// Converts training data from one kind to another, by the files' names
@@ -38,14 +36,25 @@ pub struct ConvertArgs {
     output: String,
 }
 
-/// The store's directory from `--data` (or its defaults).
-pub fn store_dir(arg: Option<&str>) -> Result<PathBuf, String> {
-    store::dir(arg).ok_or_else(|| {
-        format!(
-            "no data store: pass --data DIR or set {} (no home directory is known)",
-            store::ENV
-        )
-    })
+/// `--data DIR`, the data store, shared by the commands that use it.
+#[derive(clap::Args)]
+pub struct Store {
+    /// The data store [default: the variable `BRUDNO_DATA`, else
+    /// `XDG_DATA_HOME`/brudno, else ~/.local/share/brudno]
+    #[arg(long = "data", value_name = "DIR")]
+    data: Option<String>,
+}
+
+impl Store {
+    /// The store's directory from `--data` (or its defaults).
+    pub fn dir(&self) -> Result<PathBuf, String> {
+        store::dir(self.data.as_deref()).ok_or_else(|| {
+            format!(
+                "no data store: pass --data DIR or set {} (no home directory is known)",
+                store::ENV
+            )
+        })
+    }
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
@@ -57,7 +66,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         }
         return Ok(());
     }
-    let dir = store_dir(args.data.as_deref())?;
+    let dir = args.store.dir()?;
     if !dir.exists() {
         println!(
             "the data store {} is empty (it does not exist yet)",
@@ -80,6 +89,15 @@ pub fn run(args: &Args) -> Result<(), String> {
         100.0 * trainable as f64 / positions.max(1) as f64
     );
     Ok(())
+}
+
+/// The games of a PGN file, saying on stderr what was passed over.
+fn pgn_games(bytes: &[u8]) -> Vec<Game> {
+    let (games, problems) = pgn::read(&String::from_utf8_lossy(bytes));
+    if let Some(first) = problems.first() {
+        eprintln!("{} problems; the first: {first}", problems.len());
+    }
+    games
 }
 
 pub fn convert(args: &ConvertArgs) -> Result<(), String> {
@@ -117,10 +135,7 @@ pub fn convert(args: &ConvertArgs) -> Result<(), String> {
             ("games", games.len())
         }
         (Kind::Pgn, Kind::Games) => {
-            let (games, problems) = pgn::read(&String::from_utf8_lossy(&bytes));
-            if let Some(first) = problems.first() {
-                eprintln!("{} problems; the first: {first}", problems.len());
-            }
+            let games = pgn_games(&bytes);
             for g in &games {
                 g.write(&mut out);
             }
@@ -128,11 +143,7 @@ pub fn convert(args: &ConvertArgs) -> Result<(), String> {
         }
         (from @ (Kind::Games | Kind::Pgn), Kind::Packed) => {
             let games = if from == Kind::Pgn {
-                let (games, problems) = pgn::read(&String::from_utf8_lossy(&bytes));
-                if let Some(first) = problems.first() {
-                    eprintln!("{} problems; the first: {first}", problems.len());
-                }
-                games
+                pgn_games(&bytes)
             } else {
                 games::read_all(&bytes)
                     .map_err(|e| format!("{input}: {e}"))?

@@ -44,10 +44,8 @@ pub struct Args {
     /// into the data store [default: NET-sSEED.vf in the store]
     #[arg(long, value_name = "FILE")]
     out: Option<String>,
-    /// The data store [default: the variable `BRUDNO_DATA`, else
-    /// `XDG_DATA_HOME`/brudno, else ~/.local/share/brudno]
-    #[arg(long, value_name = "DIR")]
-    data: Option<String>,
+    #[command(flatten)]
+    store: super::data::Store,
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
@@ -68,7 +66,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             let name = name
                 .clone()
                 .unwrap_or_else(|| format!("{}-s{}.vf", args.net.stem(), args.seed));
-            let dir = super::data::store_dir(args.data.as_deref())?;
+            let dir = args.store.dir()?;
             dir.join(name).to_string_lossy().into_owned()
         }
     };

@@ -17,10 +17,8 @@ pub struct Args {
     /// file of the store]
     #[arg(value_name = "FILE")]
     files: Vec<String>,
-    /// The data store [default: the variable `BRUDNO_DATA`, else
-    /// `XDG_DATA_HOME`/brudno, else ~/.local/share/brudno]
-    #[arg(long, value_name = "DIR")]
-    data: Option<String>,
+    #[command(flatten)]
+    store: super::data::Store,
     /// Hidden neurons
     #[arg(long, value_name = "H", default_value_t = 128,
           value_parser = clap::value_parser!(u16).range(8..=2048))]
@@ -89,7 +87,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         buckets: usize::from(args.buckets),
     };
     let files: Vec<String> = if args.files.is_empty() {
-        let dir = super::data::store_dir(args.data.as_deref())?;
+        let dir = args.store.dir()?;
         let files = store::files(&dir)?;
         if files.is_empty() {
             return Err(format!("the data store {} holds no data", dir.display()));

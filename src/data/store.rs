@@ -191,16 +191,14 @@ pub fn describe(path: &Path) -> Result<(Positions, String), String> {
         |n| n.to_string_lossy().into_owned(),
     );
     let trainable = positions.records.iter().filter(|p| p.trainable()).count();
-    Ok((
-        positions.clone(),
-        format!(
-            "{name}: {} games, {} positions, {} trainable ({:.1}%); {made_by}",
-            positions.game_count,
-            positions.records.len(),
-            trainable,
-            100.0 * trainable as f64 / positions.records.len().max(1) as f64
-        ),
-    ))
+    let line = format!(
+        "{name}: {} games, {} positions, {} trainable ({:.1}%); {made_by}",
+        positions.game_count,
+        positions.records.len(),
+        trainable,
+        100.0 * trainable as f64 / positions.records.len().max(1) as f64
+    );
+    Ok((positions, line))
 }
 
 #[cfg(test)]

@@ -11,6 +11,24 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
 
+/// Runs `brudno args` to its end with `env` set (the data store's
+/// variables cleared first, so the user's own never leak in): the exit
+/// status and everything it printed, standard output first.
+pub fn run(args: &[&str], env: &[(&str, &std::path::Path)]) -> (i32, String) {
+    let mut command = Command::new(Engine::binary());
+    command
+        .args(args)
+        .env_remove("BRUDNO_DATA")
+        .env_remove("XDG_DATA_HOME");
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let out = command.output().expect("the engine runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap_or(-1), text)
+}
+
 pub struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
