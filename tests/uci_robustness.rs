@@ -195,6 +195,37 @@ fn the_last_pv_begins_with_the_move_played() {
     }
 }
 
+/// `stop` sent in the same breath as `go`, and clocks too short to search:
+/// the engine still finishes depth 1, shows its line and plays its first
+/// move, rather than a move it never looked at.
+#[test]
+fn a_search_stopped_before_it_starts_still_shows_and_plays_a_searched_line() {
+    let mut e = Engine::spawn();
+    for (threads, multipv) in [(1, 1), (1, 3), (2, 1)] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send(&format!("setoption name MultiPV value {multipv}"));
+        for go in [
+            "go infinite\nstop",
+            "go movetime 1",
+            "go wtime 1 btime 1",
+            "go ponder wtime 1000 btime 1000\nstop",
+        ] {
+            e.send("ucinewgame");
+            e.send("position startpos moves e2e4 c7c5");
+            e.send(go);
+            let lines = e.read_until(10 * SECOND, |l| l.starts_with("bestmove"));
+            let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+            let (first, by_line) = last_lines(&lines);
+            assert_eq!(first.as_deref(), Some(best), "{go}: {lines:?}");
+            assert_eq!(by_line.len(), multipv, "{go}: {lines:?}");
+            assert!(
+                lines.iter().any(|l| l.starts_with("info depth 1 ")),
+                "{go}: {lines:?}"
+            );
+        }
+    }
+}
+
 /// MultiPV searches stopped at any moment: the lines shown last are
 /// different moves, and line 1 is the move played.
 #[test]

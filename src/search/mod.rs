@@ -106,6 +106,10 @@ pub struct Searcher {
     nodes: u64,
     seldepth: usize,
     stopped: bool,
+    /// Whether the stop flag may end this thread's search: not before the
+    /// main thread finishes depth 1, so every search shows a line and plays
+    /// a searched move, however early `stop` or the clock comes.
+    stoppable: bool,
     pub stats: Stats,
 }
 
@@ -145,6 +149,7 @@ impl Searcher {
             nodes: 0,
             seldepth: 0,
             stopped: false,
+            stoppable: true,
             stats: Stats::default(),
         }
     }
@@ -257,6 +262,7 @@ impl Searcher {
                 }
                 outcome.line = Some(line);
             }
+            self.stoppable = true;
             if self.stopped {
                 // An aborted iteration's score is unreliable, but a root move
                 // that finished with a better score than the previous best is
@@ -325,6 +331,10 @@ impl Searcher {
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = false;
+        // A node limit is a promise about the nodes searched, so it binds
+        // from the first node; helpers' results are optional, so they stop
+        // at once too.
+        self.stoppable = self.id != 0 || self.limits.nodes.is_some();
         self.stats = Stats::default();
         self.nulls.clear();
         self.context = [Context::default(); MAX_PLY + 2];

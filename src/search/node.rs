@@ -193,7 +193,8 @@ impl Searcher {
 
     /// Whether to abandon the search: the stop flag (set by the clock
     /// thread, by `stop`, or by a thread that spent the shared node
-    /// budget), or this thread's own budget. This thread's nodes are added
+    /// budget; the main thread reads it only once depth 1 is done), or
+    /// this thread's own budget. This thread's nodes are added
     /// to the shared count every `STOP_CHECK_INTERVAL` nodes.
     #[inline]
     pub(super) fn should_stop(&mut self) -> bool {
@@ -218,7 +219,7 @@ impl Searcher {
         // cores each thread stops the moment it next runs, not up to a
         // thousand nodes later (hundreds of milliseconds at 256 threads on
         // two cores).
-        if self.control.stop.load(Relaxed) {
+        if self.control.stop.load(Relaxed) && self.stoppable {
             self.stopped = true;
         }
         if self.control.threads == 1
