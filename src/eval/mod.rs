@@ -137,7 +137,7 @@ impl Evaluator {
     #[inline]
     pub fn new_root(&mut self, board: &Board) {
         match self {
-            Evaluator::Network(a) => a.new_root(),
+            Evaluator::Network(a) => a.new_root(board.pos()),
             Evaluator::Handcrafted(h) => h.new_root(board.pos()),
         }
     }
