@@ -84,6 +84,10 @@ def main():
     ap.add_argument("--fastchess", default="../shared/tools/fastchess/fastchess")
     ap.add_argument("--state", default="spsa-state.json")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--r-end", type=float,
+                    help="the final learning rate of every parameter, instead of the engine's "
+                         "(OpenBench's 0.002 is meant for tens of thousands of pairs; with "
+                         "about 2,000 pairs, at 0.002 the values move by less than their noise)")
     args = ap.parse_args()
     # fastchess runs in a temporary directory: the paths must not be relative.
     args.engine, args.openings, args.fastchess = (
@@ -98,9 +102,16 @@ def main():
         state = json.load(open(args.state))
         if sorted(state["theta"]) != sorted(names):
             raise SystemExit(f"{args.state} tunes other parameters; pass another --state")
+        settings = {"tc": args.tc, "pairs": args.pairs, "iterations": args.iterations,
+                    "r_end": args.r_end, "seed": args.seed}
+        if state.get("settings", settings) != settings:
+            raise SystemExit(f"{args.state} was started with {state['settings']}: resume it "
+                             "with the same settings (the schedule depends on them)")
         print(f"resuming at iteration {state['k']} from {args.state}")
     else:
-        state = {"k": 0, "theta": {n: all_params[n][0] for n in names}, "history": []}
+        state = {"k": 0, "theta": {n: all_params[n][0] for n in names}, "history": [],
+                 "settings": {"tc": args.tc, "pairs": args.pairs, "iterations": args.iterations,
+                              "r_end": args.r_end, "seed": args.seed}}
 
     n = args.iterations
     big_a = 0.1 * n
@@ -112,6 +123,7 @@ def main():
         plus, minus, deltas, c_k = {}, {}, {}, {}
         for name in names:
             value, lo, hi, c_end, r_end = all_params[name]
+            r_end = args.r_end if args.r_end is not None else r_end
             c = c_end * n ** GAMMA / (k + 1) ** GAMMA
             a = r_end * c_end ** 2 * (big_a + n) ** ALPHA / (big_a + k + 1) ** ALPHA
             delta = 1 if rng.random() < 0.5 else -1
