@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use crate::data::Positions;
 use crate::data::packed::Packed;
-use crate::nnue::features::{INPUTS, index_packed, output_bucket};
+use crate::nnue::features::{INPUTS, index_packed, mirror, output_bucket};
 use crate::nnue::{Network, QA, QB, SCALE};
 
 /// How to train.
@@ -37,6 +37,8 @@ pub struct Settings {
     pub mirror: bool,
     /// Output buckets by the number of pieces ([`output_bucket`]).
     pub buckets: usize,
+    /// King-mirrored inputs (see [`crate::nnue::features::mirror`]).
+    pub king_mirror: bool,
 }
 
 /// Feature weights are kept within this so that accumulators of up to
@@ -57,6 +59,8 @@ pub struct FloatNet {
     /// weights (`buckets × 2 × hidden`) and the output biases (`buckets`),
     /// in one vector.
     pub params: Vec<f32>,
+    /// Whether the inputs are king-mirrored.
+    pub king_mirrored: bool,
 }
 
 /// One position as the trainer uses it.
@@ -76,13 +80,27 @@ struct Sample {
 /// The (side to move's, other side's) inputs of a record, with its
 /// squares' files mirrored when `flip` is 7. Chess is symmetric left to
 /// right but for castling, which the inputs do not show, so a mirrored
-/// position is a new position with the same evaluation.
-fn inputs(r: &Packed, flip: u8) -> impl Iterator<Item = (usize, usize)> + '_ {
+/// position is a new position with the same evaluation. With
+/// `king_mirrored`, each perspective then mirrors by its own king's file.
+fn inputs(r: &Packed, flip: u8, king_mirrored: bool) -> impl Iterator<Item = (usize, usize)> + '_ {
+    // The kings' squares: (colour << 3 | kind) is 5 for the side to
+    // move's king and 13 for the other's.
+    let (mut ours, mut theirs) = (0, 0);
+    if king_mirrored {
+        let seen = |sq: shakmaty::Square| if flip == 7 { sq.flip_horizontal() } else { sq };
+        for (piece, sq) in r.pieces() {
+            match piece {
+                5 => ours = mirror(true, seen(sq)),
+                13 => theirs = mirror(true, seen(sq)),
+                _ => {}
+            }
+        }
+    }
     r.pieces().map(move |(piece, sq)| {
         let sq = u8::from(sq) ^ flip;
         (
-            index_packed(piece, sq, true),
-            index_packed(piece, sq, false),
+            index_packed(piece, sq, true, ours),
+            index_packed(piece, sq, false, theirs),
         )
     })
 }
@@ -110,7 +128,7 @@ impl Rng {
 
 impl FloatNet {
     /// Small random weights (He-style for the feature layer).
-    pub fn random(hidden: usize, buckets: usize, seed: u64) -> FloatNet {
+    pub fn random(hidden: usize, buckets: usize, seed: u64, king_mirrored: bool) -> FloatNet {
         let mut rng = Rng(seed);
         let mut params = vec![0.0; INPUTS * hidden + hidden + buckets * (2 * hidden + 1)];
         let ft = 1.0 / (32.0f32).sqrt();
@@ -129,6 +147,7 @@ impl FloatNet {
             hidden,
             buckets,
             params,
+            king_mirrored,
         }
     }
 
@@ -150,7 +169,7 @@ impl FloatNet {
         let (us, them) = acc.split_at_mut(h);
         us.copy_from_slice(fb);
         them.copy_from_slice(fb);
-        for (i, j) in inputs(r, flip) {
+        for (i, j) in inputs(r, flip, self.king_mirrored) {
             for (a, w) in us.iter_mut().zip(&fw[i * h..(i + 1) * h]) {
                 *a += w;
             }
@@ -206,7 +225,7 @@ impl FloatNet {
         for j in 0..h {
             gfb[j] += d_us[j] + d_them[j];
         }
-        for (i, j) in inputs(&sample.record, sample.flip) {
+        for (i, j) in inputs(&sample.record, sample.flip, self.king_mirrored) {
             for (gw, d) in gfw[i * h..(i + 1) * h].iter_mut().zip(d_us) {
                 *gw += d;
             }
@@ -292,7 +311,7 @@ impl FloatNet {
                 }
             })
             .collect::<Result<_, _>>()?;
-        Network::new(fw, fb, ow, ob)
+        Network::new(fw, fb, ow, ob).map(|net| net.with_king_mirror(self.king_mirrored))
     }
 }
 
@@ -376,7 +395,12 @@ pub fn train(
     if training.is_empty() {
         return Err("no trainable positions".into());
     }
-    let mut net = FloatNet::random(settings.hidden, settings.buckets, settings.seed);
+    let mut net = FloatNet::random(
+        settings.hidden,
+        settings.buckets,
+        settings.seed,
+        settings.king_mirror,
+    );
     let n = net.params.len();
     let (mut m, mut v) = (vec![0.0f32; n], vec![0.0f32; n]);
     let batch = settings.batch.max(1);
@@ -494,6 +518,7 @@ mod tests {
             validation: 0.1,
             mirror: false,
             buckets: 1,
+            king_mirror: false,
         }
     }
 
@@ -515,7 +540,7 @@ mod tests {
 
     #[test]
     fn a_mirrored_record_is_the_mirrored_position() {
-        let net = FloatNet::random(16, 1, 3);
+        let net = FloatNet::random(16, 1, 3, false);
         let mut acc = vec![0.0; 32];
         let record = |fen: &str| Packed::new(&crate::board::test_position(fen), 0, 1, 40, 0);
         let (a, b) = (
@@ -525,24 +550,35 @@ mod tests {
         let mirrored = net.forward(&a, 7, 0, &mut acc);
         assert!((mirrored - net.forward(&b, 0, 0, &mut acc)).abs() < 1e-5);
         assert!((mirrored - net.forward(&a, 0, 0, &mut acc)).abs() > 1e-5);
+        // A king-mirrored net sees a position and its mirror image alike
+        // (here both kings cross: b1 to g1 and e8 to d8).
+        let net = FloatNet::random(16, 1, 3, true);
+        let plain = net.forward(&a, 0, 0, &mut acc);
+        assert!((plain - net.forward(&b, 0, 0, &mut acc)).abs() < 1e-5);
+        assert!((plain - net.forward(&a, 7, 0, &mut acc)).abs() < 1e-5);
     }
 
     #[test]
     fn the_quantised_net_evaluates_as_the_float_net_does() {
-        for buckets in [1, 8] {
-            quantised_matches_float(buckets);
+        for (buckets, king_mirror) in [(1, false), (8, false), (8, true)] {
+            quantised_matches_float(buckets, king_mirror);
         }
     }
 
-    fn quantised_matches_float(buckets: usize) {
+    /// The trainer (inputs from packed records) and the engine (inputs
+    /// from the board, through a saved file) evaluate alike: the same
+    /// indexing, the same mirroring, the same scales.
+    fn quantised_matches_float(buckets: usize, king_mirror: bool) {
         let bytes = sample_data();
         let settings = Settings {
             buckets,
+            king_mirror,
             ..settings(3)
         };
         let (net, _, _) = train(&bytes, &settings, &mut |_, _, _, _, _| Ok(())).unwrap();
         assert_eq!(net.buckets, buckets);
         let quantised = Network::from_bytes(&net.quantise().unwrap().to_bytes()).unwrap();
+        assert_eq!(quantised.king_mirrored(), king_mirror);
         let text = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/tests/data/sample.txt"
@@ -563,8 +599,8 @@ mod tests {
         let mean = total / 200.0;
         assert!(
             mean <= 3.0 && worst <= 12.0,
-            "{buckets} buckets: quantised and float evaluations differ by {mean} cp on average, \
-             {worst} at most"
+            "{buckets} buckets, king mirror {king_mirror}: quantised and float evaluations \
+             differ by {mean} cp on average, {worst} at most"
         );
     }
 
@@ -573,7 +609,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("brudno-train-nan-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("net.nnue").to_string_lossy().into_owned();
-        let good = FloatNet::random(16, 1, 5);
+        let good = FloatNet::random(16, 1, 5, false);
         save(&good, &path).unwrap();
         let before = std::fs::read(&path).unwrap();
         for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {

@@ -57,6 +57,10 @@ pub struct Args {
     /// positions, as chess is symmetric but for castling)
     #[arg(long)]
     mirror: bool,
+    /// King-mirrored inputs: each side sees the board mirrored left to
+    /// right while its own king stands on files e-h (network file version 3)
+    #[arg(long)]
+    king_mirror: bool,
     /// Network file
     #[arg(long, value_name = "FILE", default_value = "nets/brudno.nnue")]
     out: String,
@@ -85,6 +89,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         validation: args.validation as f32,
         mirror: args.mirror,
         buckets: usize::from(args.buckets),
+        king_mirror: args.king_mirror,
     };
     let files: Vec<String> = if args.files.is_empty() {
         let dir = args.store.dir()?;

@@ -1,17 +1,20 @@
 //! The quantised network, its file format and its forward pass.
 //!
-//! File format, version 2, all integers little-endian:
+//! File format, version 3, all integers little-endian:
 //!
 //! | bytes | field |
 //! |---|---|
 //! | 0–3 | magic `BRNN` |
-//! | 4–7 | version (u32, 2) |
+//! | 4–7 | version (u32, 3) |
 //! | 8–11 | hidden size H (u32, 1 to 4096) |
 //! | 12–15 | output buckets B (u32, 1 to 16; see [`output_bucket`]) |
-//! | 16–23 | FNV-1a 64 checksum of the payload (u64) |
-//! | 24– | payload: feature weights (768 × H i16, input by input), feature biases (H i16), output weights (B × 2H i16: by bucket, the side to move's half, then the other's), output biases (B i32) |
+//! | 16–19 | flags (u32): bit 0, the inputs are king-mirrored (see [`super::features::mirror`]); other bits 0 |
+//! | 20–27 | FNV-1a 64 checksum of the payload (u64) |
+//! | 28– | payload: feature weights (768 × H i16, input by input), feature biases (H i16), output weights (B × 2H i16: by bucket, the side to move's half, then the other's), output biases (B i32) |
 //!
-//! Version 1 (still read) has no bucket field (a 20-byte header) and one
+//! Networks without flags are written as version 2, which has no flags
+//! field (a 24-byte header), so their files stay as they were; version 1
+//! (still read) has no bucket field either (a 20-byte header) and one
 //! bucket. Feature weights and biases are scaled by `QA`, output weights by
 //! `QB`, output biases by `QA × QB`.
 
@@ -22,9 +25,12 @@ use super::simd::{self, MAX_OUTPUT_WEIGHT};
 use super::{QA, QB, SCALE};
 
 const MAGIC: &[u8; 4] = b"BRNN";
-const VERSION: u32 = 2;
-const HEADER: usize = 24;
+const VERSION: u32 = 3;
+const HEADER: usize = 28;
+const HEADER_V2: usize = 24;
 const HEADER_V1: usize = 20;
+/// Flag bit: the inputs are king-mirrored.
+const KING_MIRRORED: u32 = 1;
 const MAX_HIDDEN: usize = 4096;
 
 /// A network ready to evaluate.
@@ -38,6 +44,8 @@ pub struct Network {
     output_weights: Vec<i16>,
     /// One per bucket.
     output_biases: Vec<i32>,
+    /// Whether each perspective's inputs are mirrored by its king's file.
+    king_mirrored: bool,
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -88,7 +96,21 @@ impl Network {
             feature_biases,
             output_weights,
             output_biases,
+            king_mirrored: false,
         })
+    }
+
+    /// The same network, reading its inputs king-mirrored or not.
+    #[must_use]
+    pub fn with_king_mirror(mut self, on: bool) -> Network {
+        self.king_mirrored = on;
+        self
+    }
+
+    /// Whether each perspective's inputs are mirrored by its king's file.
+    #[inline]
+    pub fn king_mirrored(&self) -> bool {
+        self.king_mirrored
     }
 
     pub fn hidden(&self) -> usize {
@@ -103,10 +125,20 @@ impl Network {
     /// payload), to say which net made a data file.
     pub fn checksum(&self) -> u64 {
         let bytes = self.to_bytes();
-        u64::from_le_bytes(bytes[HEADER - 8..HEADER].try_into().expect("8 bytes"))
+        let header = self.header();
+        u64::from_le_bytes(bytes[header - 8..header].try_into().expect("8 bytes"))
     }
 
-    /// The file's bytes (version 2).
+    /// The header's length: version 3 with flags, else version 2.
+    fn header(&self) -> usize {
+        if self.king_mirrored {
+            HEADER
+        } else {
+            HEADER_V2
+        }
+    }
+
+    /// The file's bytes (version 3 with flags, else version 2).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut payload = Vec::with_capacity(
             2 * (INPUTS + 1 + 2 * self.buckets()) * self.hidden + 4 * self.buckets(),
@@ -124,9 +156,13 @@ impl Network {
         }
         let mut bytes = Vec::with_capacity(HEADER + payload.len());
         bytes.extend_from_slice(MAGIC);
-        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        let version: u32 = if self.king_mirrored { VERSION } else { 2 };
+        bytes.extend_from_slice(&version.to_le_bytes());
         bytes.extend_from_slice(&(self.hidden as u32).to_le_bytes());
         bytes.extend_from_slice(&(self.buckets() as u32).to_le_bytes());
+        if self.king_mirrored {
+            bytes.extend_from_slice(&KING_MIRRORED.to_le_bytes());
+        }
         bytes.extend_from_slice(&fnv1a(&payload).to_le_bytes());
         bytes.extend_from_slice(&payload);
         bytes
@@ -167,7 +203,8 @@ impl Network {
         Network::from_bytes(&bytes)
     }
 
-    /// Reads a network file (version 2, or 1 with one bucket).
+    /// Reads a network file (version 3, 2 without flags, or 1 with one
+    /// bucket).
     ///
     /// # Errors
     /// Saying what is wrong: not a network, another version, a size that
@@ -178,16 +215,26 @@ impl Network {
         }
         let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
         let version = word(4);
-        let (header, buckets) = match version {
-            1 => (HEADER_V1, 1),
-            VERSION if bytes.len() >= HEADER => (HEADER, word(12) as usize),
-            VERSION => return Err("the network file ends inside its header".into()),
+        let header = match version {
+            1 => HEADER_V1,
+            2 => HEADER_V2,
+            VERSION => HEADER,
             _ => {
                 return Err(format!(
-                    "network file version {version}; this engine reads 1 and {VERSION}"
+                    "network file version {version}; this engine reads 1 to {VERSION}"
                 ));
             }
         };
+        if bytes.len() < header {
+            return Err("the network file ends inside its header".into());
+        }
+        let buckets = if version == 1 { 1 } else { word(12) as usize };
+        let flags = if version == VERSION { word(16) } else { 0 };
+        if flags & !KING_MIRRORED != 0 {
+            return Err(format!(
+                "network flags {flags:#x}: this engine knows only bit 0 (king-mirrored inputs)"
+            ));
+        }
         let hidden = word(8) as usize;
         if hidden == 0 || hidden > MAX_HIDDEN {
             return Err(format!(
@@ -225,13 +272,14 @@ impl Network {
             .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))
             .collect();
         Network::new(fw.to_vec(), fb.to_vec(), ow.to_vec(), biases)
+            .map(|net| net.with_king_mirror(flags & KING_MIRRORED != 0))
     }
 
     /// The accumulator of `perspective`: biases plus the weights of every
     /// active input.
     pub fn refresh(&self, pos: &Chess, perspective: Color, acc: &mut [i16]) {
         acc.copy_from_slice(&self.feature_biases);
-        for i in active(pos, perspective) {
+        for i in active(pos, perspective, self.king_mirrored) {
             self.update(acc, i, true);
         }
     }
@@ -330,6 +378,34 @@ pub mod tests {
             vec![0],
         );
         assert!(big.unwrap_err().contains("output weight 129"));
+    }
+
+    /// A king-mirrored network is written as version 3 with its flag and
+    /// read back as one; a plain one keeps version 2; unknown flags are
+    /// refused.
+    #[test]
+    fn king_mirrored_networks_are_version_3() {
+        let plain = sample_with_buckets(8, 8);
+        assert_eq!(plain.to_bytes()[4], 2);
+        let mirrored = plain.clone().with_king_mirror(true);
+        let bytes = mirrored.to_bytes();
+        assert_eq!((bytes[4], bytes[16]), (3, 1));
+        assert_eq!(bytes.len(), plain.to_bytes().len() + 4);
+        let read = Network::from_bytes(&bytes).unwrap();
+        assert!(read.king_mirrored());
+        assert_eq!(read, mirrored);
+        assert_eq!(mirrored.checksum(), plain.checksum());
+        let mut unknown = bytes.clone();
+        unknown[16] = 3;
+        assert!(Network::from_bytes(&unknown).unwrap_err().contains("flags"));
+        assert!(
+            Network::from_bytes(&bytes[..26])
+                .unwrap_err()
+                .contains("header")
+        );
+        // The two read the same position differently (kings on g1 and g8).
+        let pos = pos("6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1");
+        assert_ne!(plain.evaluate(&pos), mirrored.evaluate(&pos));
     }
 
     /// A version 1 file (no bucket field) reads as one bucket.
