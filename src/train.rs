@@ -13,9 +13,11 @@
 
 use std::time::Instant;
 
+use shakmaty::Role;
+
 use crate::data::Positions;
 use crate::data::packed::Packed;
-use crate::nnue::features::{INPUTS, index_packed, mirror, output_bucket};
+use crate::nnue::features::{INPUTS, index_packed, kind, mirror, output_bucket};
 use crate::nnue::{Network, QA, QB, SCALE};
 
 /// How to train.
@@ -83,19 +85,18 @@ struct Sample {
 /// position is a new position with the same evaluation. With
 /// `king_mirrored`, each perspective then mirrors by its own king's file.
 fn inputs(r: &Packed, flip: u8, king_mirrored: bool) -> impl Iterator<Item = (usize, usize)> + '_ {
-    // The kings' squares: (colour << 3 | kind) is 5 for the side to
-    // move's king and 13 for the other's.
-    let (mut ours, mut theirs) = (0, 0);
+    // Each side's mirror, by its king: (colour << 3 | kind), colour 0 the
+    // side to move's, as `index_packed` reads it.
+    let mut mirrors = [0u8; 2];
     if king_mirrored {
-        let seen = |sq: shakmaty::Square| if flip == 7 { sq.flip_horizontal() } else { sq };
         for (piece, sq) in r.pieces() {
-            match piece {
-                5 => ours = mirror(true, seen(sq)),
-                13 => theirs = mirror(true, seen(sq)),
-                _ => {}
+            if piece & 7 == kind(Role::King) {
+                let sq = shakmaty::Square::new(u32::from(u8::from(sq) ^ flip));
+                mirrors[usize::from(piece >> 3)] = mirror(true, sq);
             }
         }
     }
+    let [ours, theirs] = mirrors;
     r.pieces().map(move |(piece, sq)| {
         let sq = u8::from(sq) ^ flip;
         (

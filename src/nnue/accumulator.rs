@@ -77,13 +77,10 @@ impl Accumulators {
     /// endgames, where a refresh costs no more than a few updates).
     pub fn new_root(&mut self, pos: &Chess) {
         self.fresh.fill([false; 2]);
-        let h = self.net.hidden();
         let mirrored = self.net.king_mirrored();
-        let (white, black) = self.planes[0].split_at_mut(h);
-        self.net.refresh(pos, Color::White, white);
-        self.net.refresh(pos, Color::Black, black);
-        self.fresh[0] = [true; 2];
         self.mirrors[0] = SIDES.map(|c| mirror_in(pos, c, mirrored));
+        // With no ancestor, both perspectives are refreshed.
+        self.bring_up_to_date(pos, 0);
     }
 
     /// The position at `ply + 1` is the one at `ply` after `m`, played by `us`.
@@ -213,6 +210,7 @@ impl Accumulators {
         }
     }
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;

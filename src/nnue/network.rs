@@ -124,22 +124,11 @@ impl Network {
     /// A fingerprint of the weights (the FNV-1a checksum of the file's
     /// payload), to say which net made a data file.
     pub fn checksum(&self) -> u64 {
-        let bytes = self.to_bytes();
-        let header = self.header();
-        u64::from_le_bytes(bytes[header - 8..header].try_into().expect("8 bytes"))
+        fnv1a(&self.payload())
     }
 
-    /// The header's length: version 3 with flags, else version 2.
-    fn header(&self) -> usize {
-        if self.king_mirrored {
-            HEADER
-        } else {
-            HEADER_V2
-        }
-    }
-
-    /// The file's bytes (version 3 with flags, else version 2).
-    pub fn to_bytes(&self) -> Vec<u8> {
+    /// The weights as the file stores them, after its header.
+    fn payload(&self) -> Vec<u8> {
         let mut payload = Vec::with_capacity(
             2 * (INPUTS + 1 + 2 * self.buckets()) * self.hidden + 4 * self.buckets(),
         );
@@ -154,6 +143,12 @@ impl Network {
         for b in &self.output_biases {
             payload.extend_from_slice(&b.to_le_bytes());
         }
+        payload
+    }
+
+    /// The file's bytes (version 3 with flags, else version 2).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let payload = self.payload();
         let mut bytes = Vec::with_capacity(HEADER + payload.len());
         bytes.extend_from_slice(MAGIC);
         let version: u32 = if self.king_mirrored { VERSION } else { 2 };
