@@ -108,6 +108,49 @@ fn two_datagen_runs_append_to_the_store_and_data_counts_both() {
 }
 
 #[test]
+fn a_soft_node_limit_is_recorded_and_a_hard_cap_below_it_refused() {
+    let store = temporary("soft");
+    let env = [("BRUDNO_DATA", store.as_path())];
+    // The helper's hard cap is 300 nodes.
+    let (code, text) = datagen("1", "21", &["--soft-nodes", "400"], &env);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("--soft-nodes 400 is above the hard cap"),
+        "{text}"
+    );
+    assert!(!store.join("hce-s21.vf").exists(), "nothing is written");
+
+    let (code, text) = brudno(
+        &[
+            "datagen",
+            "--games",
+            "1",
+            "--nodes",
+            "2000",
+            "--soft-nodes",
+            "300",
+            "--threads",
+            "1",
+            "--net",
+            "hce",
+            "--seed",
+            "22",
+        ],
+        &env,
+    );
+    assert_eq!(code, 0, "{text}");
+    let manifest = std::fs::read_to_string(store.join("hce-s22.vf.manifest")).unwrap();
+    assert!(
+        manifest.contains("nodes = 2000\nsoft_nodes = 300\n"),
+        "{manifest}"
+    );
+    let (code, text) = brudno(&["data"], &env);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("hce at 300 soft / 2000 hard nodes"), "{text}");
+    let _ = std::fs::remove_dir_all(&store);
+}
+
+#[test]
 fn the_default_store_lies_under_the_home_directory_outside_the_checkout() {
     let home = temporary("home");
     let (code, text) = brudno(&["data"], &[("HOME", home.as_path())]);

@@ -4,17 +4,23 @@ use crate::eval::Choice;
 
 /// Plays self-play games for training
 ///
-/// Plays self-play games at a fixed node count and appends them to a data
+/// Plays self-play games at a fixed node count (or a soft limit under a hard
+/// cap) and appends them to a data
 /// file, printing its progress.
 #[derive(clap::Args)]
 pub struct Args {
     /// Games to play
     #[arg(long, value_name = "N", default_value_t = 1000)]
     games: u64,
-    /// Nodes a move
+    /// Nodes a move (with --soft-nodes, the hard cap)
     #[arg(long, value_name = "N", default_value_t = 5000,
           value_parser = clap::value_parser!(u64).range(1..))]
     nodes: u64,
+    /// A soft limit: each move's search starts no new iteration once it has
+    /// searched S nodes, so it ends on a whole depth; --nodes still caps it
+    /// and must be at least S
+    #[arg(long, value_name = "S", value_parser = clap::value_parser!(u64).range(1..))]
+    soft_nodes: Option<u64>,
     /// Games played at once [default: all cores]
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: Option<u16>,
@@ -49,6 +55,15 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
+    if let Some(soft) = args.soft_nodes
+        && soft > args.nodes
+    {
+        return Err(format!(
+            "--soft-nodes {soft} is above the hard cap --nodes {}: pass a larger --nodes \
+             (a few times the soft limit)",
+            args.nodes
+        ));
+    }
     let book = match &args.book {
         None => Vec::new(),
         Some(file) => super::read_text(file)?
@@ -74,6 +89,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     let config = crate::datagen::Config {
         games: args.games,
         nodes: args.nodes,
+        soft_nodes: args.soft_nodes,
         threads: args.threads.map_or_else(super::tune::cores, usize::from),
         random_plies: usize::from(args.random_plies),
         balance: args.balance,

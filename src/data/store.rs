@@ -22,6 +22,9 @@
 //! positions = 168000
 //! ```
 //!
+//! A run with a soft node limit (`datagen --soft-nodes`) adds a line
+//! `soft_nodes = S`, and `nodes` is then its hard cap.
+//!
 //! `games` and `positions` are what the run had written when the manifest
 //! was last saved (every 100 games and at the end); the file itself is the
 //! truth, and `brudno data` counts it.
@@ -69,7 +72,10 @@ pub fn files(dir: &Path) -> Result<Vec<PathBuf>, String> {
 pub struct Run {
     /// The network that played: its name and checksum, or `hce`.
     pub net: String,
+    /// Nodes a move (the hard limit when `soft_nodes` is set).
     pub nodes: u64,
+    /// The soft node limit (no new iteration past it), 0 for none.
+    pub soft_nodes: u64,
     pub random_plies: u64,
     pub seed: u64,
     pub engine: String,
@@ -92,10 +98,15 @@ impl Run {
         let quote = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
         let _ = write!(
             out,
-            "[[run]]\nnet = \"{}\"\nnodes = {}\nrandom_plies = {}\nseed = {}\nengine = \"{}\"\n\
-             started = {}\ngames = {}\npositions = {}\n\n",
+            "[[run]]\nnet = \"{}\"\nnodes = {}\n{}random_plies = {}\nseed = {}\nengine = \
+             \"{}\"\nstarted = {}\ngames = {}\npositions = {}\n\n",
             quote(&self.net),
             self.nodes,
+            if self.soft_nodes == 0 {
+                String::new()
+            } else {
+                format!("soft_nodes = {}\n", self.soft_nodes)
+            },
             self.random_plies,
             self.seed,
             quote(&self.engine),
@@ -128,6 +139,7 @@ pub fn parse_manifest(text: &str) -> Vec<Run> {
             "net" => run.net = text.unwrap_or_default(),
             "engine" => run.engine = text.unwrap_or_default(),
             "nodes" => run.nodes = number,
+            "soft_nodes" => run.soft_nodes = number,
             "random_plies" => run.random_plies = number,
             "seed" => run.seed = number,
             "started" => run.started = number,
@@ -176,7 +188,14 @@ pub fn describe(path: &Path) -> Result<(Positions, String), String> {
     let runs = runs(path);
     let mut nets: Vec<String> = Vec::new();
     for run in &runs {
-        let net = format!("{} at {} nodes", run.net, run.nodes);
+        let net = if run.soft_nodes == 0 {
+            format!("{} at {} nodes", run.net, run.nodes)
+        } else {
+            format!(
+                "{} at {} soft / {} hard nodes",
+                run.net, run.soft_nodes, run.nodes
+            )
+        };
         if !nets.contains(&net) {
             nets.push(net);
         }
@@ -211,6 +230,7 @@ mod tests {
             Run {
                 net: "gen2.nnue (built-in) fnv 0123".into(),
                 nodes: 5000,
+                soft_nodes: 0,
                 random_plies: 8,
                 seed: 93101,
                 engine: "brudno 0.1.0".into(),
@@ -221,6 +241,8 @@ mod tests {
             Run {
                 net: "a \"quoted\" name".into(),
                 seed: 2,
+                nodes: 20_000,
+                soft_nodes: 5_000,
                 ..Run::default()
             },
         ];

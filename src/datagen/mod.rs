@@ -1,4 +1,5 @@
-//! `brudno datagen`: self-play games at a fixed node count, appended to a
+//! `brudno datagen`: self-play games at a fixed node count (or a soft node
+//! limit under a hard cap, `--soft-nodes`), appended to a
 //! data file in one of three formats, chosen by its name (see
 //! [`crate::data`]):
 //!
@@ -34,7 +35,11 @@ use crate::tt::Tt;
 #[derive(Clone, Debug)]
 pub struct Config {
     pub games: u64,
+    /// Nodes a move: the hard limit.
     pub nodes: u64,
+    /// With a soft limit, a move's search starts no new iteration past
+    /// this many nodes, so it ends on a whole depth (`nodes` still caps it).
+    pub soft_nodes: Option<u64>,
     pub threads: usize,
     /// Random plies played from the start position before recording (one
     /// more, half the time, so that either side may move first).
@@ -113,6 +118,7 @@ fn new_run(config: &Config, path: &std::path::Path) -> Result<Vec<store::Run>, S
     runs.push(store::Run {
         net: config.net_name.clone(),
         nodes: config.nodes,
+        soft_nodes: config.soft_nodes.unwrap_or(0),
         random_plies: config.random_plies as u64,
         seed: config.seed,
         engine: concat!("brudno ", env!("CARGO_PKG_VERSION")).into(),
@@ -270,6 +276,7 @@ pub fn genfens(
     let config = Config {
         games: 0,
         nodes: BALANCE_NODES,
+        soft_nodes: None,
         threads: 1,
         random_plies,
         balance,
@@ -399,6 +406,7 @@ fn play_game(config: &Config, searcher: &mut Searcher, rng: &mut Rng) -> (Vec<Re
         }
         let limits = Limits {
             nodes: Some(config.nodes),
+            soft_nodes: config.soft_nodes,
             ..Limits::default()
         };
         let control = Arc::new(Control::new(Instant::now(), None));
@@ -478,6 +486,7 @@ mod tests {
         let config = Config {
             games: 2,
             nodes: 300,
+            soft_nodes: None,
             threads: 2,
             random_plies: 8,
             balance: 300,
@@ -509,6 +518,7 @@ mod tests {
         let config = |out: &str, seed| Config {
             games: 1,
             nodes: 300,
+            soft_nodes: None,
             threads: 1,
             random_plies: 8,
             balance: 0,
@@ -573,6 +583,7 @@ mod tests {
         let config = |out: &str| Config {
             games: 3,
             nodes: 400,
+            soft_nodes: None,
             threads: 1,
             random_plies: 8,
             balance: 300,

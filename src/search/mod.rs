@@ -52,6 +52,10 @@ pub struct Limits {
     pub depth: Option<i32>,
     /// Stop once this many nodes have been searched.
     pub nodes: Option<u64>,
+    /// Start no new iteration once this many nodes have been searched (the
+    /// iteration that passes the count finishes, up to `nodes`): a move
+    /// searched to a whole depth, at about this cost.
+    pub soft_nodes: Option<u64>,
     /// Stop once a mate in at most this many moves is found.
     pub mate: Option<i32>,
     /// Search only these root moves (all legal moves when empty).
@@ -293,7 +297,7 @@ impl Searcher {
             } else {
                 self.time_scale(stability, previous.1 - score, outcome.best)
             };
-            if self.mate_limit_reached(score) || self.control.past_soft_limit(scale) {
+            if self.done_after_iteration(score, scale) {
                 break;
             }
         }
@@ -429,6 +433,18 @@ impl Searcher {
 
     /// Nodes of all threads: what the others published, plus this thread's
     /// nodes since it last published (exact when searching alone).
+    /// Whether the main thread starts no new iteration: a mate as short as
+    /// asked for, the soft time limit (scaled by `scale`) or the soft node
+    /// limit passed.
+    fn done_after_iteration(&self, score: i32, scale: f64) -> bool {
+        self.mate_limit_reached(score)
+            || self.control.past_soft_limit(scale)
+            || self
+                .limits
+                .soft_nodes
+                .is_some_and(|n| self.total_nodes() >= n)
+    }
+
     fn total_nodes(&self) -> u64 {
         self.control.nodes.load(Relaxed) + self.nodes % STOP_CHECK_INTERVAL
     }

@@ -188,3 +188,41 @@ fn reset_keeps_the_network_and_forgets_the_rest() {
     assert_eq!((x.best, x.nodes), (y.best, y.nodes));
     assert!(first.best.is_some());
 }
+
+#[test]
+fn a_soft_node_limit_finishes_the_iteration_that_passes_it() {
+    let (board, keys) = game(START, &[]);
+    let think = |limits: Limits| {
+        let control = Arc::new(Control::new(Instant::now(), None));
+        searcher().think(&board, &keys, limits, control, &mut |_| {})
+    };
+    let soft = think(Limits {
+        soft_nodes: Some(5_000),
+        nodes: Some(1_000_000),
+        ..Limits::default()
+    });
+    assert!(soft.nodes >= 5_000, "stopped early: {} nodes", soft.nodes);
+    // The same search limited to the depth it reached searches the same
+    // tree: it stopped at the end of an iteration, not inside one.
+    let whole = think(Limits {
+        depth: Some(soft.depth),
+        ..Limits::default()
+    });
+    assert_eq!((soft.nodes, soft.best), (whole.nodes, whole.best));
+    let shallower = think(Limits {
+        depth: Some(soft.depth - 1),
+        ..Limits::default()
+    });
+    assert!(
+        shallower.nodes < 5_000,
+        "the iteration before had passed it"
+    );
+
+    // The hard limit still binds inside an iteration.
+    let capped = think(Limits {
+        soft_nodes: Some(5_000),
+        nodes: Some(soft.nodes - 1),
+        ..Limits::default()
+    });
+    assert!(capped.nodes < soft.nodes);
+}

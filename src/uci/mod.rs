@@ -752,6 +752,7 @@ fn request(board: &Board, go: &Go, multipv: usize) -> (Request, Vec<String>) {
             searchmoves,
             multipv,
             skill: None,
+            soft_nodes: None,
         },
         clock,
         // A bare `go` searches until `stop`, as if `infinite`.
