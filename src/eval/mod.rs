@@ -63,7 +63,7 @@ impl std::str::FromStr for Choice {
 }
 
 impl Choice {
-    /// A short name: `gen3` for the built-in network, a file's stem, `hce`.
+    /// A short name: `gen4` for the built-in network, a file's stem, `hce`.
     pub fn stem(&self) -> String {
         match self {
             Choice::BuiltIn => crate::nnue::EMBEDDED_NAME

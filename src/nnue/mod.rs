@@ -24,8 +24,8 @@ use std::sync::{Arc, OnceLock};
 
 /// The name `EvalFile` gives the network built into the binary: the best
 /// generation so far (see `docs/nets.md`).
-pub const EMBEDDED_NAME: &str = "gen3.nnue";
-const EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/gen3.nnue");
+pub const EMBEDDED_NAME: &str = "gen4.nnue";
+const EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/gen4.nnue");
 
 /// The network built into the binary, read once.
 pub fn embedded() -> Arc<Network> {
@@ -47,8 +47,9 @@ pub const SCALE: i32 = 400;
 mod tests {
     #[test]
     fn the_embedded_network_loads() {
-        // Generation 3: H 128, eight output buckets.
+        // Generation 4: H 128, eight output buckets, king-mirrored inputs.
         assert_eq!(super::embedded().hidden(), 128);
         assert_eq!(super::embedded().buckets(), 8);
+        assert!(super::embedded().king_mirrored());
     }
 }
