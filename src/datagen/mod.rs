@@ -298,7 +298,11 @@ pub fn genfens(
         };
         searcher.clear();
         searcher.clear_table();
-        if config.balance == 0 || balanced(&config, &mut searcher, &board, &keys) {
+        // The FEN is all the games will start from, so the check searches it
+        // without the random plies' history: a position those plies passed
+        // through would otherwise count as a repetition in the search.
+        let fen_only = &keys[keys.len() - 1..];
+        if config.balance == 0 || balanced(&config, &mut searcher, &board, fen_only) {
             fens.push(Fen::from_position(board.pos(), EnPassantMode::Legal).to_string());
         }
     }
