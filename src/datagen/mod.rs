@@ -262,8 +262,8 @@ fn drop_partial_tail(file: &File, kind: Kind) -> std::io::Result<u64> {
 /// `count` openings for self-play elsewhere (OpenBench's `genfens`), made
 /// as `datagen` makes its own: a random line of `book` (or the start
 /// position), then `random_plies` random plies (one more half the time);
-/// those a one-thread search of 4,000 nodes, from a cleared table, scores
-/// beyond `balance` either way are dropped (0 keeps all). A seed gives the
+/// those a one-thread search of 4,000 nodes of the FEN alone, from a
+/// cleared table, scores beyond `balance` either way are dropped (0 keeps all). A seed gives the
 /// same openings on any machine with the same network. Returns FENs.
 pub fn genfens(
     count: usize,
