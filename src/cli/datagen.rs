@@ -5,8 +5,7 @@ use crate::eval::Choice;
 /// Plays self-play games for training
 ///
 /// Plays self-play games at a fixed node count (or a soft limit under a hard
-/// cap) and appends them to a data
-/// file, printing its progress.
+/// cap) and appends them to a data file, printing its progress.
 #[derive(clap::Args)]
 pub struct Args {
     /// Games to play

@@ -1,7 +1,6 @@
 //! `brudno datagen`: self-play games at a fixed node count (or a soft node
-//! limit under a hard cap, `--soft-nodes`), appended to a
-//! data file in one of three formats, chosen by its name (see
-//! [`crate::data`]):
+//! limit under a hard cap, `--soft-nodes`), appended to a data file in one
+//! of three formats, chosen by its name (see [`crate::data`]):
 //!
 //! - `.vf`: whole games in about 4 bytes a position ([`games`]), what the
 //!   data store keeps; the trainer expands them into 32-byte records;
