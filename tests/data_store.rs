@@ -14,12 +14,23 @@ fn brudno(args: &[&str], env: &[(&str, &Path)]) -> (i32, String) {
 /// `datagen` of `games` quick handcrafted games with `seed`, and `more`
 /// arguments (an `--out`).
 fn datagen(games: &str, seed: &str, more: &[&str], env: &[(&str, &Path)]) -> (i32, String) {
+    datagen_at("300", games, seed, more, env)
+}
+
+/// The same at `nodes` a move.
+fn datagen_at(
+    nodes: &str,
+    games: &str,
+    seed: &str,
+    more: &[&str],
+    env: &[(&str, &Path)],
+) -> (i32, String) {
     let mut args = vec![
         "datagen",
         "--games",
         games,
         "--nodes",
-        "300",
+        nodes,
         "--threads",
         "1",
         "--net",
@@ -120,24 +131,7 @@ fn a_soft_node_limit_is_recorded_and_a_hard_cap_below_it_refused() {
     );
     assert!(!store.join("hce-s21.vf").exists(), "nothing is written");
 
-    let (code, text) = brudno(
-        &[
-            "datagen",
-            "--games",
-            "1",
-            "--nodes",
-            "2000",
-            "--soft-nodes",
-            "300",
-            "--threads",
-            "1",
-            "--net",
-            "hce",
-            "--seed",
-            "22",
-        ],
-        &env,
-    );
+    let (code, text) = datagen_at("2000", "1", "22", &["--soft-nodes", "300"], &env);
     assert_eq!(code, 0, "{text}");
     let manifest = std::fs::read_to_string(store.join("hce-s22.vf.manifest")).unwrap();
     assert!(

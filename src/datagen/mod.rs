@@ -262,8 +262,9 @@ fn drop_partial_tail(file: &File, kind: Kind) -> std::io::Result<u64> {
 /// as `datagen` makes its own: a random line of `book` (or the start
 /// position), then `random_plies` random plies (one more half the time);
 /// those a one-thread search of 4,000 nodes of the FEN alone, from a
-/// cleared table, scores beyond `balance` either way are dropped (0 keeps all). A seed gives the
-/// same openings on any machine with the same network. Returns FENs.
+/// cleared table, scores beyond `balance` either way are dropped (0 keeps
+/// all). A seed gives the same openings on any machine with the same
+/// network. Returns FENs.
 pub fn genfens(
     count: usize,
     seed: u64,

@@ -431,8 +431,6 @@ impl Searcher {
         }
     }
 
-    /// Nodes of all threads: what the others published, plus this thread's
-    /// nodes since it last published (exact when searching alone).
     /// Whether the main thread starts no new iteration: a mate as short as
     /// asked for, the soft time limit (scaled by `scale`) or the soft node
     /// limit passed.
@@ -445,6 +443,8 @@ impl Searcher {
                 .is_some_and(|n| self.total_nodes() >= n)
     }
 
+    /// Nodes of all threads: what the others published, plus this thread's
+    /// nodes since it last published (exact when searching alone).
     fn total_nodes(&self) -> u64 {
         self.control.nodes.load(Relaxed) + self.nodes % STOP_CHECK_INTERVAL
     }
